@@ -1,0 +1,116 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import type { Config } from './config.js';
+import type { BillingProvider } from './core/accounts/billing.js';
+import { resetDueCycles } from './core/accounts/billing-cycle.js';
+import type { Clock } from './core/clock.js';
+import { createServices, type Services } from './core/services.js';
+import { attachGraphQLWebSocket } from './graphql/websocket.js';
+import { createHttpApp, type HttpApp } from './http-app.js';
+import { type Database, openDatabase } from './infra/db/open-database.js';
+import { createLocalEventBus, createPgEventBus } from './infra/events/event-bus.js';
+import { createLogger } from './infra/logger.js';
+import { createMailTransport } from './infra/mail/mail-transport.js';
+import { createSecretBox, resolveSecret } from './infra/secret-box.js';
+
+export interface BootOverrides {
+  clock?: Clock;
+  billing?: BillingProvider;
+  /** Start from this PGlite dump instead of `$DATA_DIR/pglite` (tests). */
+  pgliteTemplate?: Blob;
+  /** Keep PGlite in memory (tests). */
+  inMemory?: boolean;
+  exactMeteringBelow?: number;
+}
+
+export interface Podtext {
+  config: Config;
+  db: Database;
+  services: Services;
+  http: HttpApp;
+  /** Set once `listen` has been called. */
+  server?: Server;
+  url?: string;
+  listen(): Promise<string>;
+  startWorkers(): void;
+  stop(): Promise<void>;
+}
+
+/** Builds everything from the config; nothing listens or loops until asked. */
+export async function boot(config: Config, overrides: BootOverrides = {}): Promise<Podtext> {
+  const log = createLogger(config.logLevel);
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: overrides.inMemory ? undefined : path.join(config.dataDir, 'pglite'),
+    pgliteTemplate: overrides.pgliteTemplate,
+  });
+  const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl) : createLocalEventBus();
+  const box = createSecretBox(await resolveSecret(config.secretKey, config.dataDir));
+  const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
+  const services = createServices({
+    db: db.prisma,
+    bus,
+    box,
+    mail,
+    log,
+    siteUrl: config.siteUrl,
+    clock: overrides.clock,
+    billing: overrides.billing,
+    exactMeteringBelow: overrides.exactMeteringBelow,
+  });
+  const http = createHttpApp(services, { siteUrl: config.siteUrl, production: config.production });
+  const loops = new AbortController();
+  const running: Promise<unknown>[] = [];
+  let closeWs: (() => Promise<void>) | null = null;
+
+  const podtext: Podtext = {
+    config,
+    db,
+    services,
+    http,
+    async listen() {
+      const server = await new Promise<Server>((resolve) => {
+        const s = serve(
+          { fetch: http.app.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: 16 * 1024 } },
+          () => resolve(s as Server),
+        ) as Server;
+      });
+      server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+        if (!socket.writable) return;
+        const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+        const body = JSON.stringify({ error: tooLarge ? { code: 'header_too_large', message: 'headers: larger than 16 KB' } : { code: 'invalid_request', message: 'request: malformed HTTP' } });
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      });
+      closeWs = attachGraphQLWebSocket(server, http.yoga, services);
+      podtext.server = server;
+      const port = (server.address() as AddressInfo).port;
+      podtext.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      return podtext.url;
+    },
+    startWorkers() {
+      running.push(services.outbox.run(loops.signal));
+      const cycles = setInterval(() => {
+        resetDueCycles(db.prisma, services.clock, services.accounts.changed).catch((err) => log.error({ err }, 'billing cycle reset failed'));
+      }, 10 * 60_000);
+      cycles.unref();
+      loops.signal.addEventListener('abort', () => clearInterval(cycles));
+    },
+    async stop() {
+      loops.abort();
+      await Promise.allSettled(running);
+      if (closeWs) await closeWs();
+      if (podtext.server) {
+        podtext.server.closeAllConnections?.();
+        await new Promise<void>((resolve) => podtext.server!.close(() => resolve()));
+      }
+      await services.metering.flush().catch(() => undefined);
+      services.metering.stop();
+      mail.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+  return podtext;
+}

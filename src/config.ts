@@ -1,0 +1,177 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const engineName = z.enum(['sphinx', 'whisper-cpp', 'openai']);
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const hostPortList = optionalString.transform((v, ctx) => {
+  if (!v) return [] as string[];
+  const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const e of entries) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(e)) {
+      ctx.addIssue({ code: 'custom', message: `"${e}" is not host:port` });
+    }
+  }
+  return entries.map((e) => e.toLowerCase());
+});
+
+const secondsList = optionalString.transform((v, ctx) => {
+  const raw = v ?? '60,300,900,3600,14400';
+  const list = raw.split(',').map((s) => Number(s.trim()));
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n <= 0)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a comma list of positive whole seconds' });
+  }
+  return list;
+});
+
+const urlString = (schemes: string[]) =>
+  optionalString.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        return schemes.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL (${schemes.join(' or ')})` },
+  );
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  SITE_URL: urlString(['http:', 'https:']),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: urlString(['postgres:', 'postgresql:']),
+  SMTP_URL: urlString(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('Podtext <no-reply@localhost>'),
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  WORKERS: z.coerce.number().int().min(0).max(256).optional(),
+  ASR_ENGINE: engineName.default('sphinx'),
+  ASR_URL: urlString(['http:', 'https:']),
+  ASR_MODEL: optionalString,
+  ASR_API_KEY: optionalString,
+  FAST_ASR_ENGINE: engineName.default('sphinx'),
+  FAST_ASR_URL: urlString(['http:', 'https:']),
+  FAST_ASR_MODEL: optionalString,
+  FAST_ASR_API_KEY: optionalString,
+  OUTBOUND_ALLOW: hostPortList,
+  WEBHOOK_RETRY_SCHEDULE: secondsList,
+  SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || /^[0-9a-f]{16}$/.test(v), {
+    message: 'must be 16 lowercase hex characters',
+  }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SECRET_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
+  PODCASTINDEX_API_KEY: optionalString,
+  PODCASTINDEX_API_SECRET: optionalString,
+  AI_URL: urlString(['http:', 'https:']),
+  AI_MODEL: optionalString,
+  AI_API_KEY: optionalString,
+  NODE_ENV: optionalString,
+});
+
+export type EngineName = z.infer<typeof engineName>;
+
+/** Settings of one speech-recognition lane. */
+export interface LaneConfig {
+  /** Engine name. Default: `sphinx`. */
+  engine: EngineName;
+  /** Endpoint for `openai`, or the binary path for `whisper-cpp`. */
+  url?: string;
+  /** Model name (`openai`) or ggml model file (`whisper-cpp`). */
+  model?: string;
+  apiKey?: string;
+}
+
+/** Every Podtext setting, read and validated once at start. */
+export interface Config {
+  /** HTTP port. Default: 8080. */
+  port: number;
+  /** Listen address. Default: 127.0.0.1. */
+  host: string;
+  /** `{site_url}` without a trailing slash. Default: `http://localhost:$PORT`. */
+  siteUrl: string;
+  /** `{base_url}`: `$SITE_URL/api/v1`. */
+  baseUrl: string;
+  /** Absolute data directory: PGlite files, outbox, scratch audio, generated secrets. Default: ./data. */
+  dataDir: string;
+  /** PostgreSQL connection string; unset means embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  /** SMTP server URL; unset means `.eml` files in `$DATA_DIR/outbox/`. */
+  smtpUrl?: string;
+  /** Sender of every mail. Default: `Podtext <no-reply@localhost>`. */
+  mailFrom: string;
+  /** Which loops this process runs. Default: `all`. */
+  role: 'api' | 'worker' | 'all';
+  /** Transcription workers in this process. Default: number of cores. */
+  workers: number;
+  standardLane: LaneConfig;
+  fastLane: LaneConfig;
+  /** `host:port` pairs exempt from the private-address guard. Default: none. */
+  outboundAllow: string[];
+  /** Seconds to wait after each failed webhook attempt. Default: 60,300,900,3600,14400. */
+  webhookRetrySchedule: number[];
+  /** The public sample episode; unset means the one shipped with Podtext. */
+  sampleTranscriptId?: string;
+  /** pino level. Default: info. */
+  logLevel: string;
+  /** Secret for encrypting stored keys; unset means one generated into dataDir. */
+  secretKey?: string;
+  podcastIndex?: { key: string; secret: string };
+  ai?: { url: string; model: string; apiKey?: string };
+  /** True when NODE_ENV=production: introspection and suggestions off. */
+  production: boolean;
+}
+
+/** Thrown when a variable has a bad value; the message names the variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment once.
+ * @example const config = loadConfig(process.env);
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (e.AI_URL && !e.AI_MODEL) throw new ConfigError('Invalid configuration:\n  AI_MODEL: required when AI_URL is set');
+  if ((e.PODCASTINDEX_API_KEY === undefined) !== (e.PODCASTINDEX_API_SECRET === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    siteUrl,
+    baseUrl: `${siteUrl}/api/v1`,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    role: e.ROLE,
+    workers: e.WORKERS ?? os.availableParallelism(),
+    standardLane: { engine: e.ASR_ENGINE, url: e.ASR_URL, model: e.ASR_MODEL, apiKey: e.ASR_API_KEY },
+    fastLane: { engine: e.FAST_ASR_ENGINE, url: e.FAST_ASR_URL, model: e.FAST_ASR_MODEL, apiKey: e.FAST_ASR_API_KEY },
+    outboundAllow: e.OUTBOUND_ALLOW,
+    webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    sampleTranscriptId: e.SAMPLE_TRANSCRIPT_ID,
+    logLevel: e.LOG_LEVEL,
+    secretKey: e.SECRET_KEY,
+    podcastIndex:
+      e.PODCASTINDEX_API_KEY && e.PODCASTINDEX_API_SECRET
+        ? { key: e.PODCASTINDEX_API_KEY, secret: e.PODCASTINDEX_API_SECRET }
+        : undefined,
+    ai: e.AI_URL && e.AI_MODEL ? { url: e.AI_URL, model: e.AI_MODEL, apiKey: e.AI_API_KEY } : undefined,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,19 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Every Podtext key starts with this. */
+export const KEY_PREFIX = 'ptk_';
+
+/** A new key: the prefix plus 32 bytes from the CSPRNG, base64url. */
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Keys and tokens are found by this hash; the plain value is never stored. */
+export function lookupHash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** A cheap shape check before any lookup. */
+export function looksLikeKey(value: string): boolean {
+  return value.startsWith(KEY_PREFIX) && value.length >= KEY_PREFIX.length + 43 && value.length <= 128;
+}

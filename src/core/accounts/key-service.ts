@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { EventBus } from '../../infra/events/event-bus.js';
+import type { SecretBox } from '../../infra/secret-box.js';
+import { DomainError } from '../errors.js';
+import { isPlanName } from '../pricing.js';
+import { inTransaction, type Tx } from '../transaction.js';
+import type { Actor } from './actor.js';
+import { generateKey, lookupHash, looksLikeKey } from './api-key.js';
+
+export interface KeyServiceDeps {
+  db: PrismaClient;
+  box: SecretBox;
+  bus: EventBus;
+}
+
+const UNKNOWN = Symbol('unknown');
+
+/**
+ * Finds the account behind a key without touching the database when warm.
+ * Entries are dropped by `key.revoked` and `account.changed` events, which
+ * arrive from every process on PostgreSQL.
+ */
+export function createKeyService({ db, box, bus }: KeyServiceDeps) {
+  const cache = new LRUCache<string, Actor | typeof UNKNOWN>({ max: 100_000 });
+  const hashesByAccount = new Map<string, Set<string>>();
+
+  function forget(accountId: string): void {
+    for (const h of hashesByAccount.get(accountId) ?? []) cache.delete(h);
+    hashesByAccount.delete(accountId);
+  }
+  bus.subscribe((e) => {
+    if (e.type === 'key.revoked') {
+      cache.delete(e.lookupHash);
+      forget(e.accountId);
+    } else if (e.type === 'account.changed') {
+      forget(e.accountId);
+    }
+  });
+
+  async function load(hash: string): Promise<Actor | typeof UNKNOWN> {
+    const row = await db.apiKey.findUnique({
+      where: { lookupHash: hash },
+      select: { id: true, accountId: true, revokedAt: true, account: { select: { plan: true } } },
+    });
+    if (!row || row.revokedAt) return UNKNOWN;
+    return { accountId: row.accountId, keyId: row.id, plan: isPlanName(row.account.plan) ? row.account.plan : 'free' };
+  }
+
+  return {
+    /** The actor for `key`; `unauthorized` for a missing, malformed, unknown or retired key. */
+    async authenticate(key: string): Promise<Actor> {
+      if (!looksLikeKey(key)) throw new DomainError('unauthorized', 'Unknown API key');
+      const hash = lookupHash(key);
+      let actor = cache.get(hash);
+      if (actor === undefined) {
+        actor = await load(hash);
+        cache.set(hash, actor);
+        if (actor !== UNKNOWN) {
+          const set = hashesByAccount.get(actor.accountId) ?? new Set();
+          set.add(hash);
+          hashesByAccount.set(actor.accountId, set);
+        }
+      }
+      if (actor === UNKNOWN) throw new DomainError('unauthorized', 'Unknown API key');
+      return actor;
+    },
+
+    /** Issues a first key inside the caller's transaction. */
+    async issue(tx: Tx, accountId: string): Promise<string> {
+      const key = generateKey();
+      await tx.apiKey.create({ data: { id: randomUUID(), accountId, lookupHash: lookupHash(key), encryptedKey: box.seal(key) } });
+      return key;
+    },
+
+    /** The account's current key in plain text, for re-sending it by mail. */
+    async currentKey(tx: Tx, accountId: string): Promise<string | null> {
+      const row = await tx.apiKey.findFirst({ where: { accountId, revokedAt: null }, select: { encryptedKey: true } });
+      return row ? box.open(row.encryptedKey) : null;
+    },
+
+    /**
+     * Retires the calling key at once and issues a new one. Credits, plan and
+     * unlocks belong to the account, so they move across by construction.
+     */
+    async rotate(actor: Actor): Promise<{ key: string }> {
+      const key = generateKey();
+      const revoked = await inTransaction(db, async (tx) => {
+        const old = await tx.$queryRaw<{ lookup_hash: string }[]>`
+          UPDATE api_keys SET revoked_at = now()
+          WHERE account_id = ${actor.accountId}::uuid AND revoked_at IS NULL RETURNING lookup_hash`;
+        await tx.apiKey.create({ data: { id: randomUUID(), accountId: actor.accountId, lookupHash: lookupHash(key), encryptedKey: box.seal(key) } });
+        return old.map((r) => r.lookup_hash);
+      });
+      for (const h of revoked) await bus.publish({ type: 'key.revoked', accountId: actor.accountId, lookupHash: h });
+      return { key };
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

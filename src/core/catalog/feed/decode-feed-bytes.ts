@@ -1,0 +1,29 @@
+/**
+ * Turns the bytes of a feed into text. A byte order mark wins; otherwise the
+ * XML declaration's `encoding` (ISO-8859-1, windows-1252, …) is honoured
+ * through TextDecoder; otherwise UTF-8, as XML prescribes. An unknown label
+ * falls back to UTF-8: most such feeds are UTF-8 anyway. Malformed bytes
+ * become U+FFFD rather than failing the whole feed.
+ */
+export function decodeFeedBytes(bytes: Uint8Array): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
+    return new TextDecoder('utf-16le').decode(bytes);
+  }
+  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
+    return new TextDecoder('utf-16be').decode(bytes);
+  }
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 512)).toString('latin1');
+  const declared = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]{1,40})["']/.exec(head)?.[1];
+  // A declaration readable as ASCII means the bytes are not UTF-16, whatever it says.
+  const label = declared && !/^utf-?16/i.test(declared) ? declared : 'utf-8';
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(bytes);
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { MailTransport, OutgoingMail } from '../../infra/mail/mail-transport.js';
+import type { Logger } from '../../infra/logger.js';
+import type { Tx } from '../transaction.js';
+
+/** Lease on a claimed mail, in seconds. Default: 120. */
+const LEASE_SECONDS = 120;
+/** Attempts before a mail is given up. */
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Mails are rows written in the same transaction as the change they announce,
+ * then sent by a worker; a crash between the two loses nothing.
+ */
+export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransport; log: Logger }) {
+  const { db, transport, log } = deps;
+  let wake: (() => void) | null = null;
+
+  type Claimed = { id: string; to_address: string; subject: string; text: string; html: string | null; attempt: number };
+
+  async function claim(): Promise<Claimed | undefined> {
+    const rows = await db.$queryRaw<Claimed[]>`
+      UPDATE mails SET status = 'sending', attempt = attempt + 1, lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      WHERE id = (
+        SELECT id FROM mails
+        WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
+        ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, to_address, subject, text, html, attempt`;
+    return rows[0];
+  }
+
+  /** Sends one claimed mail; the attempt number fences a writer whose lease ran out. */
+  async function deliver(m: Claimed): Promise<boolean> {
+    try {
+      await transport.send({ to: m.to_address, subject: m.subject, text: m.text, html: m.html });
+      await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
+      return true;
+    } catch (err) {
+      const giveUp = m.attempt >= MAX_ATTEMPTS;
+      log.warn({ mailId: m.id, attempt: m.attempt, err: (err as Error).message }, 'mail not sent');
+      await db.$executeRaw`
+        UPDATE mails SET status = ${giveUp ? 'failed' : 'pending'}, last_error = ${(err as Error).message},
+          lease_until = NULL, next_attempt_at = now() + make_interval(secs => ${30 * 2 ** m.attempt})
+        WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
+      return false;
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const m = await claim();
+      if (!m) return sent;
+      if (await deliver(m)) sent++;
+    }
+  }
+
+  return {
+    /** Queues a mail inside the caller's transaction. */
+    async enqueue(tx: Tx, mail: OutgoingMail): Promise<void> {
+      await tx.mail.create({ data: { id: randomUUID(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null } });
+    },
+
+    /** Tells an idle sender there is work (call after the transaction commits). */
+    notify(): void {
+      wake?.();
+    },
+
+    /** Sends due mails until none is left. Returns how many were sent. */
+    drain,
+
+    /** Runs `drain` whenever notified, and every `everyMs` for retries. */
+    run(signal: AbortSignal, everyMs = 5000): Promise<void> {
+      return new Promise((resolve) => {
+        let busy = false;
+        let again = false;
+        const tick = () => {
+          if (busy) {
+            again = true;
+            return;
+          }
+          busy = true;
+          drain()
+            .catch((err) => log.error({ err }, 'mail outbox failed'))
+            .finally(() => {
+              busy = false;
+              if (again && !signal.aborted) {
+                again = false;
+                tick();
+              }
+            });
+        };
+        wake = tick;
+        const timer = setInterval(tick, everyMs);
+        tick();
+        signal.addEventListener('abort', () => {
+          clearInterval(timer);
+          wake = null;
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+export type MailOutbox = ReturnType<typeof createMailOutbox>;

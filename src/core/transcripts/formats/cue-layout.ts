@@ -1,0 +1,122 @@
+import { roundMs } from './timecodes.js';
+import type { TranscriptDoc } from './transcript-doc.js';
+import { estimateWords } from './word-timing.js';
+
+/** Longest subtitle line, in characters. Default: 42 (a common broadcast limit). */
+export const MAX_LINE_CHARS = 42;
+/** Most lines in one subtitle cue. Default: 2. */
+export const MAX_CUE_LINES = 2;
+/** Reading speed used to give zero-length segments a display time, in characters per second. */
+const READING_CHARS_PER_SECOND = 15;
+
+/** One subtitle cue, ready to be written as SRT or WebVTT. */
+export interface Cue {
+  start: number;
+  end: number;
+  speaker: string | null;
+  lines: string[];
+}
+
+export interface CueLayoutOptions {
+  /** Start the first cue of each speaker turn with `Name: ` (SRT has no other way to name speakers). */
+  labelTurns: boolean;
+}
+
+/**
+ * Cuts a transcript into subtitle cues of at most two 42-character lines.
+ * A segment too long for one cue is split between words, into cues of about
+ * equal length, each starting at its first word's time. Cues are sorted by
+ * start (WebVTT requires it) and always end after they start: a zero-length
+ * segment is shown for its reading time, cut short by the next later cue.
+ */
+export function layoutCues(doc: TranscriptDoc, options: CueLayoutOptions): Cue[] {
+  const cues: Cue[] = [];
+  let previousSpeaker: string | null | undefined;
+  for (const seg of doc.segments) {
+    const words = seg.words.length > 0 ? seg.words : estimateWords(seg.text, seg.start, seg.end);
+    if (words.length === 0) continue;
+    const tokens = words.map((w) => w.w);
+    // The label is glued to the first word so a line break never separates them.
+    if (options.labelTurns && seg.speaker !== null && seg.speaker !== previousSpeaker) {
+      tokens[0] = `${seg.speaker}: ${tokens[0]}`;
+    }
+    previousSpeaker = seg.speaker;
+    const chunks = chunkTokens(tokens);
+    let from = 0;
+    let start = seg.start;
+    chunks.forEach((chunk, k) => {
+      const nextFrom = from + chunk.length;
+      const end =
+        k === chunks.length - 1 ? seg.end : Math.min(seg.end, Math.max(start, words[nextFrom].s));
+      cues.push({ start, end, speaker: seg.speaker, lines: wrapLines(chunk) ?? [chunk.join(' ')] });
+      from = nextFrom;
+      start = end;
+    });
+  }
+  cues.sort((a, b) => a.start - b.start);
+  fixZeroLength(cues);
+  return cues;
+}
+
+/**
+ * Wraps words into at most two lines of {@link MAX_LINE_CHARS}, breaking as
+ * near the middle as possible (balanced lines read better than a full line
+ * over a short one). Returns null when they do not fit; a single overlong
+ * word gets a line of its own.
+ */
+export function wrapLines(tokens: string[]): string[] | null {
+  const text = tokens.join(' ');
+  if (text.length <= MAX_LINE_CHARS || tokens.length === 1) return [text];
+  let best: string[] | null = null;
+  let bestDiff = Infinity;
+  let firstLength = -1;
+  for (let i = 1; i < tokens.length; i++) {
+    firstLength += tokens[i - 1].length + 1;
+    const secondLength = text.length - firstLength - 1;
+    if (firstLength > MAX_LINE_CHARS) break;
+    const diff = Math.abs(firstLength - secondLength);
+    if (secondLength <= MAX_LINE_CHARS && diff < bestDiff) {
+      best = [tokens.slice(0, i).join(' '), tokens.slice(i).join(' ')];
+      bestDiff = diff;
+    }
+  }
+  return best;
+}
+
+function chunkTokens(tokens: string[]): string[][] {
+  const greedy = fill(tokens, Infinity);
+  if (greedy.length === 1) return greedy;
+  // Aim for equal cues so a segment does not end on a one-word flash.
+  const total = tokens.join(' ').length;
+  const balanced = fill(tokens, Math.ceil(total / greedy.length));
+  return balanced.length === greedy.length ? balanced : greedy;
+}
+
+function fill(tokens: string[], target: number): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let length = -1;
+  for (const token of tokens) {
+    const longer = length + token.length + 1;
+    if (chunk.length > 0 && (length >= target || wrapLines([...chunk, token]) === null)) {
+      chunks.push(chunk);
+      chunk = [];
+      length = -1;
+    }
+    chunk.push(token);
+    length = chunk.length === 1 ? token.length : longer;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+function fixZeroLength(cues: Cue[]): void {
+  let nextStart: number | null = null;
+  for (let i = cues.length - 1; i >= 0; i--) {
+    const cue = cues[i];
+    if (i + 1 < cues.length && cues[i + 1].start > cue.start) nextStart = cues[i + 1].start;
+    if (cue.end > cue.start) continue;
+    const reading = Math.max(1, cue.lines.join(' ').length / READING_CHARS_PER_SECOND);
+    cue.end = roundMs(cue.start + (nextStart === null ? reading : Math.min(reading, nextStart - cue.start)));
+  }
+}

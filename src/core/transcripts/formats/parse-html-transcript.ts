@@ -1,0 +1,78 @@
+import { Parser } from 'htmlparser2';
+import { buildDoc } from './build-doc.js';
+import { parseClock } from './timecodes.js';
+import type { TranscriptDoc } from './transcript-doc.js';
+import { TranscriptParseError } from './transcript-parse-error.js';
+import { splitWords } from './word-timing.js';
+
+/** Speaking rate used to guess how long the last timed paragraph lasts, in words per second (150 wpm). */
+const WORDS_PER_SECOND = 2.5;
+
+interface Paragraph {
+  speaker: string | null;
+  start: number | null;
+  text: string;
+}
+
+/**
+ * Parses the Podcasting 2.0 HTML transcript shape (`text/html`): repeated
+ * `<cite>Speaker:</cite>` `<time>M:SS</time>` `<p>text</p>`, with or without
+ * `<html>`/`<body>`. Each `<p>` becomes a segment. A paragraph without its own
+ * `<cite>` keeps the previous speaker; one without `<time>` starts where the
+ * previous one did. A segment ends where the next later one starts; the last
+ * ends after its words at 150 words per minute. When no paragraph has a time
+ * the document is untimed (all times 0, see {@link isUntimed}).
+ *
+ * @throws TranscriptParseError when there is no `<p>` with text.
+ */
+export function parseHtmlTranscript(html: string): TranscriptDoc {
+  const paragraphs: Paragraph[] = [];
+  let speaker: string | null = null;
+  let start: number | null = null;
+  let capture: 'cite' | 'time' | 'p' | null = null;
+  let buffer = '';
+  let skipDepth = 0;
+  const parser = new Parser({
+    onopentag(name) {
+      if (name === 'script' || name === 'style') skipDepth++;
+      else if (capture === 'p' && name === 'br') buffer += ' ';
+      else if (capture === null && (name === 'cite' || name === 'time' || name === 'p')) {
+        capture = name;
+        buffer = '';
+      }
+    },
+    ontext(data) {
+      if (capture !== null && skipDepth === 0) buffer += data;
+    },
+    onclosetag(name) {
+      if (name === 'script' || name === 'style') skipDepth = Math.max(0, skipDepth - 1);
+      if (name !== capture) return;
+      const text = buffer.replace(/\s+/g, ' ').trim();
+      if (name === 'cite') speaker = text.replace(/:$/, '').trim() || null;
+      else if (name === 'time') start = parseClock(text);
+      else if (text !== '') paragraphs.push({ speaker, start, text });
+      if (name === 'p') start = null;
+      capture = null;
+    },
+  });
+  parser.end(html);
+  if (paragraphs.length === 0) {
+    throw new TranscriptParseError('no <p> paragraphs with text found', 'HTML');
+  }
+  if (paragraphs.every((p) => p.start === null)) {
+    return buildDoc(paragraphs.map((p) => ({ ...p, start: 0, end: 0 })));
+  }
+
+  let previous = 0;
+  const timed = paragraphs
+    .map((p) => ({ ...p, start: (previous = p.start ?? previous) }))
+    .sort((a, b) => a.start - b.start);
+  // Walk backwards so each paragraph finds the next later start in one pass.
+  const ends: number[] = new Array(timed.length);
+  let nextStart: number | null = null;
+  for (let i = timed.length - 1; i >= 0; i--) {
+    if (i + 1 < timed.length && timed[i + 1].start > timed[i].start) nextStart = timed[i + 1].start;
+    ends[i] = nextStart ?? timed[i].start + splitWords(timed[i].text).length / WORDS_PER_SECOND;
+  }
+  return buildDoc(timed.map((p, i) => ({ ...p, end: ends[i] })));
+}

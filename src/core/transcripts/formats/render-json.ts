@@ -1,0 +1,96 @@
+import { toParagraphs } from './paragraphs.js';
+import type { TranscriptDoc, Word } from './transcript-doc.js';
+
+/** What the service knows about a transcript besides its content. */
+export interface TranscriptMeta {
+  transcriptId: string;
+  title: string;
+  audioUrl: string | null;
+  /** Used when set; otherwise the language the document itself states. */
+  language: string | null;
+  source: 'publisher' | 'asr';
+  engine: string | null;
+  model: string | null;
+  version: number;
+  durationSeconds: number | null;
+}
+
+export interface RenderJsonOptions {
+  /** Add timed `segments`. */
+  timestamps: boolean;
+  /** With `timestamps`, add each segment's `words`; ignored without it. */
+  words: boolean;
+}
+
+/** A timed segment in the JSON body; `speaker` only when known. */
+export interface TranscriptJsonSegment {
+  start: number;
+  end: number;
+  text: string;
+  speaker?: string;
+  words?: Word[];
+}
+
+/** The body of `GET /transcripts/{id}?format=json`. */
+export interface TranscriptJson {
+  transcript_id: string;
+  title: string;
+  audio_url: string | null;
+  language: string | null;
+  source: 'publisher' | 'asr';
+  engine: string | null;
+  model: string | null;
+  version: number;
+  duration_seconds: number | null;
+  word_times_estimated: boolean;
+  /** The whole transcript: paragraph texts (without speaker labels) joined by blank lines. */
+  text: string;
+  paragraphs: { speaker: string | null; text: string }[];
+  segments?: TranscriptJsonSegment[];
+}
+
+/**
+ * Builds the JSON body for a transcript. The plain shape (no options) is
+ *
+ * ```json
+ * { "transcript_id": "…", "title": "…", "audio_url": "…" | null,
+ *   "language": "en" | null, "source": "publisher" | "asr",
+ *   "engine": … | null, "model": … | null, "version": 1,
+ *   "duration_seconds": 1234.5 | null, "word_times_estimated": false,
+ *   "text": "First paragraph.\n\nSecond paragraph.",
+ *   "paragraphs": [{ "speaker": "Sarah" | null, "text": "First paragraph." }, …] }
+ * ```
+ *
+ * where paragraphs are speaker turns (see `toParagraphs`) and `text` is their
+ * texts joined by blank lines, without speaker labels. `timestamps` adds
+ * `segments: [{start, end, text, speaker?}]` (speaker omitted when unknown);
+ * `words` as well adds `words: [{w, s}]` to each segment.
+ *
+ * @example renderJson(doc, meta, { timestamps: true, words: false }).segments?.[0].start
+ */
+export function renderJson(doc: TranscriptDoc, meta: TranscriptMeta, options: RenderJsonOptions): TranscriptJson {
+  const paragraphs = toParagraphs(doc);
+  const body: TranscriptJson = {
+    transcript_id: meta.transcriptId,
+    title: meta.title,
+    audio_url: meta.audioUrl,
+    language: meta.language ?? doc.language,
+    source: meta.source,
+    engine: meta.engine,
+    model: meta.model,
+    version: meta.version,
+    duration_seconds: meta.durationSeconds,
+    word_times_estimated: doc.wordTimesEstimated,
+    text: paragraphs.map((p) => p.text).join('\n\n'),
+    paragraphs,
+  };
+  if (options.timestamps) {
+    body.segments = doc.segments.map((seg) => {
+      const out: TranscriptJsonSegment = { start: seg.start, end: seg.end, text: seg.text };
+      if (seg.speaker !== null) out.speaker = seg.speaker;
+      if (options.words) out.words = seg.words.map((w) => ({ w: w.w, s: w.s }));
+      return out;
+    });
+  }
+  return body;
+}

@@ -1,0 +1,50 @@
+import { renderJson, type RenderJsonOptions, type TranscriptMeta } from './render-json.js';
+import { renderSrt } from './render-srt.js';
+import { renderText } from './render-text.js';
+import { renderVtt } from './render-vtt.js';
+import type { TranscriptDoc } from './transcript-doc.js';
+
+/** The `format` values of `GET /transcripts/{id}`. */
+export type TranscriptFormat = 'json' | 'text' | 'txt' | 'srt' | 'vtt';
+
+/** The 200 `Content-Type` for each format. */
+export const contentTypes: Record<TranscriptFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+};
+
+/** Whether a string is one of the {@link TranscriptFormat} values. */
+export function isTranscriptFormat(value: string): value is TranscriptFormat {
+  return Object.hasOwn(contentTypes, value);
+}
+
+/**
+ * Renders a transcript in the requested format, as the response body to
+ * serve with `contentTypes[format]`. `options` only affect `json`.
+ * Default options: no timestamps, no words.
+ *
+ * @example
+ * const body = renderTranscript(doc, meta, 'srt');
+ * return new Response(body, { headers: { 'content-type': contentTypes.srt } });
+ */
+export function renderTranscript(
+  doc: TranscriptDoc,
+  meta: TranscriptMeta,
+  format: TranscriptFormat,
+  options: RenderJsonOptions = { timestamps: false, words: false },
+): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(renderJson(doc, meta, options));
+    case 'text':
+    case 'txt':
+      return renderText(doc);
+    case 'srt':
+      return renderSrt(doc);
+    case 'vtt':
+      return renderVtt(doc);
+  }
+}

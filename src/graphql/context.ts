@@ -1,0 +1,11 @@
+import type { Actor } from '../core/accounts/actor.js';
+import type { MeterResult } from '../core/accounts/metering.js';
+import type { Services } from '../core/services.js';
+
+/** Per operation: filled by the admission plugin before any resolver runs. */
+export interface GraphQLContext {
+  services: Services;
+  headers: { authorization?: string | null; xApiKey?: string | null };
+  actor: Actor | null;
+  meter: MeterResult | null;
+}

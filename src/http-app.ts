@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Services } from './core/services.js';
+import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
+import { createRestApi } from './rest/api-app.js';
+import type { RestEnv } from './rest/env.js';
+import { errorBody, toErrorResponse } from './rest/error-response.js';
+import { inputGuard } from './rest/middleware/input-guard.js';
+import { llmsText, openApiDocument } from './rest/openapi-document.js';
+import { registerSiteRoutes } from './site/site-routes.js';
+
+/** Largest request body accepted, in bytes. Default: 1 MB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpApp {
+  app: Hono<RestEnv>;
+  yoga: PodtextYoga;
+}
+
+/** REST under /api/v1, GraphQL at /graphql, and the site, over one set of services. */
+export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean }): HttpApp {
+  const app = new Hono<RestEnv>();
+  const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
+  app.onError(onError);
+  app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    c.set('log', services.log);
+    await next();
+  });
+  const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
+  app.use('/api/*', limit);
+  app.use('/graphql', limit);
+  app.use('/api/*', inputGuard);
+
+  const api = createRestApi();
+  api.onError(onError);
+  app.route('/api/v1', api);
+
+  const yoga = createGraphQL(services, { production: options.production });
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: {} }));
+
+  const openapi = openApiDocument(api, options.siteUrl);
+  registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, options.siteUrl);
+  return { app, yoga };
+}

@@ -1,0 +1,114 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../../generated/prisma/client.js';
+import { migrate, type SqlRunner } from './migrate.js';
+
+export type Db = PrismaClient;
+
+/** An open database: the typed client plus what Prisma does not cover. */
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** Raw statements outside Prisma (migrations, advisory locks). */
+  sql: SqlRunner;
+  /** PostgreSQL only: a dedicated connection string for LISTEN. */
+  listenUrl?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL URL; when absent PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; absent means in memory. */
+  pgliteDir?: string;
+  /** A PGlite data-directory dump to start from (tests copy a migrated template). */
+  pgliteTemplate?: Blob;
+  /** Apply migrations before returning. Default: true. */
+  migrate?: boolean;
+  /** PostgreSQL pool size. Default: 10. */
+  poolSize?: number;
+}
+
+/** Extensions Podtext's migrations use; loaded into PGlite, created on PostgreSQL. */
+export const pgliteExtensions = { pg_trgm, unaccent };
+
+function pgliteRunner(db: PGlite): SqlRunner {
+  return {
+    exec: async (sql) => {
+      await db.exec(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+  };
+}
+
+function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.PoolClient> } {
+  // Migrations need one session for the advisory lock and BEGIN/COMMIT.
+  const client = pool.connect();
+  return {
+    client,
+    runner: {
+      exec: async (sql) => {
+        await (await client).query(sql);
+      },
+      query: async <T>(sql: string, params?: unknown[]) =>
+        (await (await client).query(sql, params)).rows as T[],
+    },
+  };
+}
+
+/**
+ * Opens PGlite (embedded, persisted under `pgliteDir`) or PostgreSQL and
+ * applies the migrations.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const shouldMigrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const { runner, client } = poolRunner(pool);
+    try {
+      if (shouldMigrate) await migrate(runner);
+    } finally {
+      (await client).release();
+    }
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      prisma,
+      kind: 'postgres',
+      sql: {
+        exec: async (sql) => {
+          await pool.query(sql);
+        },
+        query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+      },
+      listenUrl: options.databaseUrl,
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+  if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
+  const lite = await PGlite.create({
+    dataDir: options.pgliteDir,
+    loadDataDir: options.pgliteTemplate,
+    extensions: pgliteExtensions,
+  });
+  const runner = pgliteRunner(lite);
+  if (shouldMigrate) await migrate(runner);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  return {
+    prisma,
+    kind: 'pglite',
+    sql: runner,
+    close: async () => {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
+}

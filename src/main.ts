@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from './config.js';
+import { boot } from './boot.js';
+import { runAdminCommand } from './cli/admin.js';
+
+/** Process entry: `serve` (default), `worker`, or an admin command. */
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (command === 'serve' || command === 'worker') {
+    if (command === 'worker') config = { ...config, role: 'worker' as const };
+    const podtext = await boot(config);
+    const log = podtext.services.log;
+    if (config.role !== 'worker') {
+      const url = await podtext.listen();
+      log.info({ url, site: config.siteUrl, database: podtext.db.kind }, `Podtext is serving on ${url}`);
+    }
+    if (config.role !== 'api') podtext.startWorkers();
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'stopping');
+      await podtext.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    return;
+  }
+  process.exitCode = await runAdminCommand(config, command, rest);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

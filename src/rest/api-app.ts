@@ -1,0 +1,28 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { invalid } from '../core/errors.js';
+import type { RestEnv } from './env.js';
+import { registerAccountRoutes } from './routes/account.js';
+import { registerRegistrationRoutes } from './routes/registration.js';
+
+/** Every route module of `/api/v1`, in documentation order. */
+const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes];
+
+/**
+ * The spec's REST API, mounted at `/api/v1`. Validation failures become 400s
+ * naming the field (`"field: message"`).
+ */
+export function createRestApi(): OpenAPIHono<RestEnv> {
+  const api = new OpenAPIHono<RestEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const field = issue?.path.length ? issue.path.join('.') : result.target === 'json' ? 'body' : result.target;
+        throw invalid(String(field), issue?.message ?? 'invalid');
+      }
+    },
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-Api-Key' });
+  for (const register of routeModules) register(api);
+  return api;
+}

@@ -1,0 +1,61 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { errorStatus } from '../core/errors.js';
+import { planNames, plans, priceTable } from '../core/pricing.js';
+import type { RestEnv } from './env.js';
+
+/** The fixed address used in the committed schema/openapi.json. */
+export const DOCUMENT_SITE_URL = 'http://localhost:8080';
+
+function description(): string {
+  const priceRows = priceTable.map((p) => `| ${p.action} | ${p.credits} |`).join('\n');
+  const planRows = planNames
+    .map((n) => plans[n])
+    .map((p) => `| ${p.title} (\`${p.name}\`) | ${p.monthlyCredits} | $${p.priceUsd} | ${p.dailyRequests} |`)
+    .join('\n');
+  const codeRows = Object.entries(errorStatus).map(([code, status]) => `| \`${code}\` | ${status} |`).join('\n');
+  return [
+    'Podtext: podcast discovery, transcripts (JSON, text, SRT, VTT, word timings), transcription jobs, credits, webhooks and AI Search.',
+    '',
+    'Every call made with a key counts 1 request against the daily allowance (UTC day); keyless calls count 0. One credit is one hour of audio.',
+    '',
+    '## Credit prices',
+    '| Action | Credits |',
+    '|---|---|',
+    priceRows,
+    '',
+    '## Plans',
+    '| Plan | Credits per cycle | Price per month | Requests per day |',
+    '|---|---|---|---|',
+    planRows,
+    '',
+    '## Errors',
+    'Every error answers `{"error": {"code", "message"}}`; malformed input names the field in the message (`"field: message"`).',
+    '',
+    '| code | status |',
+    '|---|---|',
+    codeRows,
+  ].join('\n');
+}
+
+/** OpenAPI 3.1 of `/api/v1`, generated from the route definitions and the price table. */
+export function openApiDocument(api: OpenAPIHono<RestEnv>, siteUrl: string) {
+  return api.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: { title: 'Podtext API', version: '1.0.0', description: description() },
+    servers: [{ url: `${siteUrl}/api/v1` }],
+  });
+}
+
+/** A language-model summary of the same document. */
+export function llmsText(doc: ReturnType<typeof openApiDocument>, siteUrl: string): string {
+  const lines = ['# Podtext API', '', `> Base URL: ${siteUrl}/api/v1. OpenAPI: ${siteUrl}/openapi.json.`, '', doc.info.description ?? '', '', '## Endpoints'];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, { summary?: string; operationId?: string; security?: unknown[] }>)) {
+      if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
+      const auth = op.security && op.security.length > 0 ? 'key' : 'no key';
+      lines.push(`- ${method.toUpperCase()} ${path} (${auth}): ${op.summary ?? op.operationId}`);
+    }
+  }
+  lines.push('', '## Authentication', 'Send the key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`. Get one with POST /register/start then POST /register/confirm.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,44 @@
+import { z } from '@hono/zod-openapi';
+import { type ErrorCode, errorStatus } from '../../core/errors.js';
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).openapi({ description: 'Stable snake_case code; see the table in info.description.' }),
+      message: z.string(),
+    }),
+  })
+  .openapi('Error');
+
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per UTC day for this key (keyless calls: the Free allowance, not metered).', schema: { type: 'integer' as const } },
+  'X-RateLimit-Remaining': { description: 'Requests left today for this key.', schema: { type: 'integer' as const } },
+};
+
+/** Documents a JSON success response with the rate-limit headers. */
+export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
+  return { description, headers: rateLimitHeaders, content: { 'application/json': { schema } } };
+}
+
+/** Documents the listed error statuses with the error body. */
+export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 | 413 | 429 | 431 | 500, string>>) {
+  const out: Record<number, { description: string; headers: typeof rateLimitHeaders; content: { 'application/json': { schema: typeof ErrorSchema } } }> = {};
+  for (const [status, description] of Object.entries(descriptions)) {
+    out[Number(status)] = { description: description!, headers: rateLimitHeaders, content: { 'application/json': { schema: ErrorSchema } } };
+  }
+  return out;
+}
+
+/** Errors any keyed route can answer. */
+export const keyedErrors = {
+  400: 'Malformed input (the message names the field), or both auth headers with different keys.',
+  401: 'Missing, unknown or retired key.',
+  429: 'The daily request allowance is spent.',
+} as const;
+
+export const keyed: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+
+/** Maps a thrown-free status list for docs. */
+export const errorCodeTable = Object.entries(errorStatus)
+  .map(([code, status]) => `| \`${code}\` | ${status} |`)
+  .join('\n');
