@@ -38,7 +38,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.route('/api/v1', api);
 
   const yoga = createGraphQL(services, { production: options.production });
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: {} }));
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: { metered: { meter: null } } }));
 
   const openapi = openApiDocument(api, options.siteUrl);
   registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, options.siteUrl);

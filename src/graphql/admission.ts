@@ -44,10 +44,10 @@ async function admitOperation(ctx: GraphQLContext, document: DocumentNode, opera
   try {
     const result = await ctx.services.gate.admit(ctx.headers, metered.length, metered.length > 0);
     ctx.actor = result.actor;
-    ctx.meter = result.meter;
+    ctx.metered.meter = result.meter;
     return null;
   } catch (err) {
-    if (err instanceof DomainError && err.code === 'rate_limited') ctx.meter = err.details?.meter as MeterResult;
+    if (err instanceof DomainError && err.code === 'rate_limited') ctx.metered.meter = err.details?.meter as MeterResult;
     return toGraphQLError(err);
   }
 }

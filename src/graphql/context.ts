@@ -7,5 +7,6 @@ export interface GraphQLContext {
   services: Services;
   headers: { authorization?: string | null; xApiKey?: string | null };
   actor: Actor | null;
-  meter: MeterResult | null;
+  /** Shared by reference with the HTTP response hook, which stamps the rate-limit headers. */
+  metered: { meter: MeterResult | null };
 }

@@ -9,7 +9,7 @@ import { buildSchema } from './schema.js';
 
 /** Passed per HTTP request so the response can read the operation's meter. */
 export interface ContextSlot {
-  context?: GraphQLContext;
+  metered: GraphQLContext['metered'];
 }
 
 export type PodtextYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
@@ -43,16 +43,15 @@ export function createGraphQL(services: Services, options: { production: boolean
         // graphql-ws connections carry the key in connectionParams instead of headers.
         headers: wsHeaders ?? { authorization: request?.headers.get('authorization'), xApiKey: request?.headers.get('x-api-key') },
         actor: null,
-        meter: null,
+        metered: slot?.metered ?? { meter: null },
       };
-      if (slot) slot.context = ctx;
       return ctx;
     },
     plugins: [
       admissionPlugin(),
       {
         onResponse({ response, serverContext }) {
-          const meter = (serverContext as { slot?: ContextSlot } | undefined)?.slot?.context?.meter ?? KEYLESS_METER;
+          const meter = (serverContext as { slot?: ContextSlot } | undefined)?.slot?.metered.meter ?? KEYLESS_METER;
           response.headers.set('X-RateLimit-Limit', String(meter.limit));
           response.headers.set('X-RateLimit-Remaining', String(Math.max(0, meter.remaining)));
         },
