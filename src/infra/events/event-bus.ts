@@ -47,29 +47,90 @@ export function createLocalEventBus(): EventBus {
   };
 }
 
+type Wire =
+  | { o: string; e: PodtextEvent; id?: string }
+  | { o: string; ack: string }
+  | { o: string; hello: true; reply?: boolean }
+  | { o: string; bye: true };
+
+/** Seconds between presence announcements. Default: 10. */
+const HELLO_EVERY_MS = 10_000;
+/** A peer unheard of for this long is presumed gone. */
+const PEER_TTL_MS = 35_000;
+/** Longest a confirmed publish waits for its acknowledgements. Default: 2000 ms. */
+const CONFIRM_TIMEOUT_MS = 2_000;
+
 /**
  * PostgreSQL LISTEN/NOTIFY: every process sees every event. A process applies
  * its own events at once and ignores their echo.
+ *
+ * `key.revoked` is published with confirmation: the publisher waits until
+ * every live peer has applied it (each answers with an ack), so that a key
+ * retired in one process fails on the very next request to any other.
  */
 export async function createPgEventBus(connectionString: string): Promise<EventBus> {
   const origin = randomUUID();
   const { emitter, bus } = localBus();
   const listener = new pg.Client({ connectionString });
   const sender = new pg.Pool({ connectionString, max: 2 });
+  const peers = new Map<string, number>();
+  const pendingAcks = new Map<string, { waiting: Set<string>; done: () => void }>();
+  const send = (msg: Wire) => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]);
+
   await listener.connect();
-  listener.on('notification', (msg) => {
-    if (msg.channel !== CHANNEL || !msg.payload) return;
-    const { o, e } = JSON.parse(msg.payload) as { o: string; e: PodtextEvent };
-    if (o !== origin) emitter.emit('event', e);
+  listener.on('notification', (n) => {
+    if (n.channel !== CHANNEL || !n.payload) return;
+    const msg = JSON.parse(n.payload) as Wire;
+    if (msg.o === origin) return;
+    peers.set(msg.o, Date.now());
+    if ('e' in msg) {
+      emitter.emit('event', msg.e);
+      if (msg.id) void send({ o: origin, ack: msg.id }).catch(() => undefined);
+    } else if ('ack' in msg) {
+      const p = pendingAcks.get(msg.ack);
+      p?.waiting.delete(msg.o);
+      if (p && p.waiting.size === 0) p.done();
+    } else if ('hello' in msg) {
+      if (!msg.reply) void send({ o: origin, hello: true, reply: true }).catch(() => undefined);
+    } else if ('bye' in msg) {
+      peers.delete(msg.o);
+    }
   });
   await listener.query(`LISTEN ${CHANNEL}`);
+  await send({ o: origin, hello: true });
+  const hello = setInterval(() => void send({ o: origin, hello: true, reply: true }).catch(() => undefined), HELLO_EVERY_MS);
+  hello.unref();
+
+  async function publishConfirmed(event: PodtextEvent): Promise<void> {
+    const now = Date.now();
+    const live = [...peers.entries()].filter(([, seen]) => now - seen < PEER_TTL_MS).map(([o]) => o);
+    const id = randomUUID();
+    if (live.length === 0) {
+      await send({ o: origin, e: event });
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, CONFIRM_TIMEOUT_MS);
+      function finish() {
+        clearTimeout(timer);
+        pendingAcks.delete(id);
+        resolve();
+      }
+      pendingAcks.set(id, { waiting: new Set(live), done: finish });
+      send({ o: origin, e: event, id }).catch(finish);
+    });
+  }
+
   return {
     ...bus,
     async publish(event) {
       emitter.emit('event', event);
-      await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ o: origin, e: event })]);
+      if (event.type === 'key.revoked') await publishConfirmed(event);
+      else await send({ o: origin, e: event });
     },
     async close() {
+      clearInterval(hello);
+      await send({ o: origin, bye: true }).catch(() => undefined);
       emitter.removeAllListeners();
       await listener.end();
       await sender.end();
