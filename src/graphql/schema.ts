@@ -1,7 +1,11 @@
+import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/account.js';
 
+let built: GraphQLSchema | undefined;
+
 /** Imports every type file, then builds the schema once. */
-export function buildSchema() {
-  return builder.toSchema({ sortSchema: true });
+export function buildSchema(): GraphQLSchema {
+  built ??= builder.toSchema({ sortSchema: true });
+  return built;
 }

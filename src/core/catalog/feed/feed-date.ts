@@ -27,7 +27,7 @@ function zoneOffset(token: string): number {
 }
 
 function build(year: number, month: number, day: number, hour: number, minute: number, second: number, offset: number): Date | null {
-  if (year < 1900 || year > 2200 || day < 1 || day > 31 || hour > 24 || minute > 59) return null;
+  if (year < 1900 || year > 2200 || month < 0 || month > 11 || day < 1 || day > 31 || hour > 24 || minute > 59) return null;
   // A day that does not exist in the month (31 Apr) is junk, not a roll-over.
   if (new Date(Date.UTC(year, month, day)).getUTCDate() !== day) return null;
   const ms = Date.UTC(year, month, day, hour, minute, second <= 59 ? second : 0) - offset * 60_000;

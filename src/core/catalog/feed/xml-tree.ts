@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { FeedParseError } from './feed-parse-error.js';
-import { assertNoEntityDeclarations, createXmlEntityDecoder } from './xml-entities.js';
+import { createXmlEntityDecoder, findXmlHazard } from './xml-entities.js';
 
 /** An element as fast-xml-parser gives it: attributes under `@_name`, text under `#text`. */
 export type XmlElement = Record<string, unknown>;
@@ -8,13 +8,16 @@ export type XmlElement = Record<string, unknown>;
 const ATTRIBUTE_PREFIX = '@_';
 const TEXT = '#text';
 
+/** Default cap on numeric character references in one document. */
+export const MAX_CHARACTER_REFERENCES = 100_000;
+
 /**
- * Parses XML into a plain object tree without expanding any DTD entity and
- * without fetching anything. Values stay strings; nothing is coerced.
+ * fast-xml-parser set up for untrusted feeds: our entity decoder (DTD
+ * entities ignored, nothing external), values kept as strings, attributes
+ * under `@_`. It never fetches anything; it has no way to.
  */
-export function parseXmlTree(xml: string): XmlElement {
-  assertNoEntityDeclarations(xml);
-  const parser = new XMLParser({
+export function createFeedXmlParser(): XMLParser {
+  return new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: ATTRIBUTE_PREFIX,
     textNodeName: TEXT,
@@ -26,8 +29,20 @@ export function parseXmlTree(xml: string): XmlElement {
     ignoreDeclaration: true,
     ignorePiTags: true,
   });
+}
+
+/**
+ * Parses XML into a plain object tree without expanding any DTD entity and
+ * without fetching anything. Hazards are refused before parsing, since
+ * fast-xml-parser builds text one character at a time (slow on huge inputs).
+ *
+ * @throws FeedParseError for hazards (see findXmlHazard) and XML that is not well-formed.
+ */
+export function parseXmlTree(xml: string, maxCharacterReferences = MAX_CHARACTER_REFERENCES): XmlElement {
+  const hazard = findXmlHazard(xml, maxCharacterReferences);
+  if (hazard) throw new FeedParseError(hazard);
   try {
-    return parser.parse(xml) as XmlElement;
+    return createFeedXmlParser().parse(xml) as XmlElement;
   } catch (err) {
     throw new FeedParseError(`not well-formed XML: ${(err as Error).message}`, { cause: err });
   }

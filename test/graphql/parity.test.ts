@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainError, type ErrorCode, errorStatus } from '../../src/core/errors.js';
+import { toGraphQLError } from '../../src/graphql/admission.js';
+import { graphqlClient } from '../support/graphql.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { BillingPortalMutation, MeQuery, RegisterConfirmMutation, RotateKeyMutation, UsageQuery } from './operations.js';
+
+let t: TestPodtext;
+let gql: ReturnType<typeof graphqlClient>;
+beforeAll(async () => {
+  t = await startTestPodtext();
+  gql = graphqlClient(t);
+});
+afterAll(() => t.close());
+
+describe('REST and GraphQL give the same answers', () => {
+  it('me', async () => {
+    const a = await t.account({ credits: 6 });
+    const rest = (await (await t.api('GET', '/me', { key: a.key })).json()) as Record<string, unknown>;
+    const { data } = await gql(MeQuery, {}, a.key);
+    expect(data?.me).toEqual({ credits: rest.credits, plan: rest.plan, email: rest.email, billingManaged: rest.billing_managed, unlocks: [] });
+  });
+
+  it('usage', async () => {
+    const a = await t.account({ credits: 2 });
+    const { data } = await gql(UsageQuery, {}, a.key);
+    const rest = (await (await t.api('GET', '/usage', { key: a.key })).json()) as Record<string, unknown>;
+    expect(data?.usage).toMatchObject({
+      plan: rest.plan,
+      creditsAllowance: rest.credits_allowance,
+      creditsRemaining: rest.credits_remaining,
+      requestLimit: rest.request_limit,
+      ledger: [{ kind: 'grant', amount: 2, balanceAfter: 2 }],
+    });
+    expect(data?.usage.requestsToday).toBe(1);
+    expect(rest.requests_today).toBe(2);
+  });
+
+  it('rotation over GraphQL retires the key for REST too', async () => {
+    const a = await t.account();
+    const { data } = await gql(RotateKeyMutation, {}, a.key);
+    expect(data?.rotateKey.key).toMatch(/^ptk_/);
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(401);
+    expect((await t.api('GET', '/me', { key: data!.rotateKey.key })).status).toBe(200);
+  });
+
+  it('errors carry the REST code in extensions.code', async () => {
+    const a = await t.account();
+    const rest = (await (await t.api('POST', '/billing/portal', { key: a.key })).json()) as { error: { code: string } };
+    const g = await gql(BillingPortalMutation, {}, a.key);
+    expect(g.errors?.[0]?.extensions?.code).toBe(rest.error.code);
+    const badToken = await gql(RegisterConfirmMutation, { token: 'nope' });
+    expect(badToken.errors?.[0]?.extensions?.code).toBe('invalid_token');
+    const noKey = await gql(MeQuery, {});
+    expect(noKey.errors?.[0]?.extensions?.code).toBe('unauthorized');
+  });
+
+  it('every domain error code maps to one status and the same GraphQL code', () => {
+    for (const code of Object.keys(errorStatus) as ErrorCode[]) {
+      const e = toGraphQLError(new DomainError(code, 'x'));
+      expect(e.extensions.code).toBe(code);
+      expect((e.extensions.http as { status: number }).status).toBe(errorStatus[code]);
+    }
+    expect(toGraphQLError(new Error('secret database detail')).message).not.toContain('secret');
+  });
+});

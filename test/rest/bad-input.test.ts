@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext();
+});
+afterAll(() => t.close());
+
+async function expectError(res: Response, status: number, code: string, field?: string) {
+  expect(res.status).toBe(status);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe(code);
+  if (field) expect(body.error.message.startsWith(`${field}:`)).toBe(true);
+}
+
+describe('bad input gets a clear 4xx in the error body and writes nothing', () => {
+  it('malformed JSON', async () => {
+    await expectError(await t.api('POST', '/register/start', { body: '{"email": "a@b.c"' }), 400, 'invalid_request', 'body');
+  });
+  it('wrong types and missing fields name the field', async () => {
+    await expectError(await t.api('POST', '/register/start', { body: { email: 42 } }), 400, 'invalid_request', 'email');
+    await expectError(await t.api('POST', '/register/start', { body: {} }), 400, 'invalid_request', 'email');
+    await expectError(await t.api('POST', '/register/confirm', { body: { token: ['x'] } }), 400, 'invalid_request', 'token');
+  });
+  it('NUL characters: 400 naming the field, not a database 500', async () => {
+    await expectError(await t.api('POST', '/register/start', { body: { email: 'a\u0000@example.com' } }), 400, 'invalid_request', 'email');
+    await expectError(await t.api('POST', '/register/confirm', { body: { token: 'abc\u0000' } }), 400, 'invalid_request', 'token');
+  });
+  it('JSON nested 10,000 deep: 400', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    await expectError(await t.api('POST', '/register/start', { body: `{"email": ${deep}}` }), 400, 'invalid_request');
+  });
+  it('bodies over 1 MB: 413', async () => {
+    const big = JSON.stringify({ email: 'x'.repeat(1024 * 1024 + 10) });
+    await expectError(await t.api('POST', '/register/start', { body: big }), 413, 'payload_too_large');
+  });
+  it('unknown routes: 404 in the error body', async () => {
+    await expectError(await t.api('GET', '/nope'), 404, 'not_found');
+  });
+  it('nothing was written by any of the above', async () => {
+    expect(await t.podtext.services.db.registrationAttempt.count()).toBe(0);
+    expect(await t.podtext.services.db.account.count()).toBe(0);
+  });
+  it('a 16 KB header: 431 over a real socket', async () => {
+    const url = await t.podtext.listen();
+    const res = await fetch(`${url}/api/v1/me`, { headers: { 'x-padding': 'a'.repeat(16 * 1024) } });
+    expect(res.status).toBe(431);
+  });
+});
