@@ -1,6 +1,16 @@
 import { roundMs } from './timecodes.js';
 import type { Segment, TranscriptDoc, Word } from './transcript-doc.js';
+import { TranscriptParseError } from './transcript-parse-error.js';
 import { estimateWords } from './word-timing.js';
+
+/**
+ * Most words a document may hold, a bound on the work one transcript can
+ * cause. Default: 2,000,000 (about 160 hours of speech at 200 words a minute).
+ */
+export const MAX_TRANSCRIPT_WORDS = 2_000_000;
+
+/** Most segments a document may hold. Default: 200,000 (a day of one-sentence cues). */
+export const MAX_TRANSCRIPT_SEGMENTS = 200_000;
 
 /** A segment as a parser first sees it, before clean-up. */
 export interface RawSegment {
@@ -13,14 +23,31 @@ export interface RawSegment {
 }
 
 /**
+ * Lets a parser stop as soon as it has read too many cues, before doing any
+ * further work on them.
+ *
+ * @throws TranscriptParseError when `count` exceeds {@link MAX_TRANSCRIPT_SEGMENTS}.
+ */
+export function checkSegmentCount(count: number): void {
+  if (count > MAX_TRANSCRIPT_SEGMENTS) {
+    throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_SEGMENTS} segments`, 'transcript');
+  }
+}
+
+/**
  * Turns what a parser read into a clean {@link TranscriptDoc}: whitespace
  * collapsed, empty segments dropped, times rounded to milliseconds and never
  * negative, an end before its start pulled up to the start (zero length),
  * segments sorted by start (stable, so equal starts keep source order), and
  * words estimated wherever the source gave none.
+ *
+ * @throws TranscriptParseError past {@link MAX_TRANSCRIPT_SEGMENTS} segments
+ * or {@link MAX_TRANSCRIPT_WORDS} words.
  */
 export function buildDoc(raw: readonly RawSegment[], language: string | null = null): TranscriptDoc {
+  checkSegmentCount(raw.length);
   let estimated = false;
+  let wordCount = 0;
   const segments: Segment[] = [];
   for (const r of raw) {
     const text = r.text.replace(/\s+/g, ' ').trim();
@@ -36,6 +63,10 @@ export function buildDoc(raw: readonly RawSegment[], language: string | null = n
     } else {
       words = estimateWords(text, start, end);
       estimated = true;
+    }
+    wordCount += words.length;
+    if (wordCount > MAX_TRANSCRIPT_WORDS) {
+      throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_WORDS} words`, 'transcript');
     }
     segments.push({ start, end, text, speaker, words });
   }

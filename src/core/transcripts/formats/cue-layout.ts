@@ -1,6 +1,6 @@
 import { roundMs } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
-import { estimateWords } from './word-timing.js';
+import { estimateWords, splitWords } from './word-timing.js';
 
 /** Longest subtitle line, in characters. Default: 42 (a common broadcast limit). */
 export const MAX_LINE_CHARS = 42;
@@ -25,17 +25,20 @@ export interface CueLayoutOptions {
 /**
  * Cuts a transcript into subtitle cues of at most two 42-character lines.
  * A segment too long for one cue is split between words, into cues of about
- * equal length, each starting at its first word's time. Cues are sorted by
- * start (WebVTT requires it) and always end after they start: a zero-length
- * segment is shown for its reading time, cut short by the next later cue.
+ * equal length, each starting at its first word's time (estimated from the
+ * segment times when its `words` do not match its text word for word). Cues
+ * are sorted by start (WebVTT requires it) and always end after they start: a
+ * zero-length segment is shown for its reading time, cut short by the next
+ * later cue.
  */
 export function layoutCues(doc: TranscriptDoc, options: CueLayoutOptions): Cue[] {
   const cues: Cue[] = [];
   let previousSpeaker: string | null | undefined;
   for (const seg of doc.segments) {
-    const words = seg.words.length > 0 ? seg.words : estimateWords(seg.text, seg.start, seg.end);
-    if (words.length === 0) continue;
-    const tokens = words.map((w) => w.w);
+    const tokens = splitWords(seg.text);
+    if (tokens.length === 0) continue;
+    // The text is what readers see; word times are used when they line up with it.
+    const words = seg.words.length === tokens.length ? seg.words : estimateWords(seg.text, seg.start, seg.end);
     // The label is glued to the first word so a line break never separates them.
     if (options.labelTurns && seg.speaker !== null && seg.speaker !== previousSpeaker) {
       tokens[0] = `${seg.speaker}: ${tokens[0]}`;

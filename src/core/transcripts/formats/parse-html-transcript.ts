@@ -1,5 +1,5 @@
-import { Parser } from 'htmlparser2';
-import { buildDoc } from './build-doc.js';
+import { Tokenizer } from 'htmlparser2';
+import { buildDoc, checkSegmentCount } from './build-doc.js';
 import { parseClock } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
@@ -21,48 +21,18 @@ interface Paragraph {
  * `<cite>` keeps the previous speaker; one without `<time>` starts where the
  * previous one did. A segment ends where the next later one starts; the last
  * ends after its words at 150 words per minute. When no paragraph has a time
- * the document is untimed (all times 0, see {@link isUntimed}).
+ * the document is untimed (all times 0, see `isUntimed`).
  *
  * @throws TranscriptParseError when there is no `<p>` with text.
  */
 export function parseHtmlTranscript(html: string): TranscriptDoc {
-  const paragraphs: Paragraph[] = [];
-  let speaker: string | null = null;
-  let start: number | null = null;
-  let capture: 'cite' | 'time' | 'p' | null = null;
-  let buffer = '';
-  let skipDepth = 0;
-  const parser = new Parser({
-    onopentag(name) {
-      if (name === 'script' || name === 'style') skipDepth++;
-      else if (capture === 'p' && name === 'br') buffer += ' ';
-      else if (capture === null && (name === 'cite' || name === 'time' || name === 'p')) {
-        capture = name;
-        buffer = '';
-      }
-    },
-    ontext(data) {
-      if (capture !== null && skipDepth === 0) buffer += data;
-    },
-    onclosetag(name) {
-      if (name === 'script' || name === 'style') skipDepth = Math.max(0, skipDepth - 1);
-      if (name !== capture) return;
-      const text = buffer.replace(/\s+/g, ' ').trim();
-      if (name === 'cite') speaker = text.replace(/:$/, '').trim() || null;
-      else if (name === 'time') start = parseClock(text);
-      else if (text !== '') paragraphs.push({ speaker, start, text });
-      if (name === 'p') start = null;
-      capture = null;
-    },
-  });
-  parser.end(html);
+  const paragraphs = readParagraphs(html);
   if (paragraphs.length === 0) {
     throw new TranscriptParseError('no <p> paragraphs with text found', 'HTML');
   }
   if (paragraphs.every((p) => p.start === null)) {
     return buildDoc(paragraphs.map((p) => ({ ...p, start: 0, end: 0 })));
   }
-
   let previous = 0;
   const timed = paragraphs
     .map((p) => ({ ...p, start: (previous = p.start ?? previous) }))
@@ -75,4 +45,64 @@ export function parseHtmlTranscript(html: string): TranscriptDoc {
     ends[i] = nextStart ?? timed[i].start + splitWords(timed[i].text).length / WORDS_PER_SECOND;
   }
   return buildDoc(timed.map((p, i) => ({ ...p, end: ends[i] })));
+}
+
+// htmlparser2's tokenizer rather than its Parser: the Parser keeps a stack of
+// open elements that grows with every unclosed tag at a cost that is
+// quadratic, while the shape we read is flat and needs no tree.
+function readParagraphs(html: string): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
+  let speaker: string | null = null;
+  let start: number | null = null;
+  let capture: 'cite' | 'time' | 'p' | null = null;
+  let rawText: string | null = null;
+  let buffer = '';
+  const open = (name: string) => {
+    if (name === 'script' || name === 'style') rawText = name;
+    else if (capture === 'p' && name === 'br') buffer += ' ';
+    else if (capture === null && (name === 'cite' || name === 'time' || name === 'p')) {
+      capture = name;
+      buffer = '';
+    }
+  };
+  const close = (name: string) => {
+    if (name === rawText) rawText = null;
+    if (name !== capture) return;
+    const text = buffer.replace(/\s+/g, ' ').trim();
+    if (name === 'cite') speaker = text.replace(/:$/, '').trim() || null;
+    else if (name === 'time') start = parseClock(text);
+    else {
+      if (text !== '') checkSegmentCount(paragraphs.push({ speaker, start, text }));
+      start = null;
+    }
+    capture = null;
+  };
+  const text = (s: string) => {
+    if (capture !== null && rawText === null) buffer += s;
+  };
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
+    {
+      onopentagname: (s, e) => open(html.slice(s, e).toLowerCase()),
+      onclosetag: (s, e) => close(html.slice(s, e).toLowerCase()),
+      ontext: (s, e) => text(html.slice(s, e)),
+      ontextentity: (codepoint) => text(String.fromCodePoint(codepoint)),
+      onattribdata() {},
+      onattribentity() {},
+      onattribend() {},
+      onattribname() {},
+      oncdata() {},
+      oncomment() {},
+      ondeclaration() {},
+      onend() {},
+      onopentagend() {},
+      onprocessinginstruction() {},
+      onselfclosingtag() {},
+    },
+  );
+  tokenizer.write(html);
+  tokenizer.end();
+  // A paragraph left open at the end of the input still counts.
+  if (capture === 'p') close('p');
+  return paragraphs;
 }

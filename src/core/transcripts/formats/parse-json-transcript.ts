@@ -1,4 +1,4 @@
-import { buildDoc, type RawSegment } from './build-doc.js';
+import { buildDoc, MAX_TRANSCRIPT_WORDS, type RawSegment } from './build-doc.js';
 import { parseClock } from './timecodes.js';
 import type { TranscriptDoc, Word } from './transcript-doc.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
@@ -43,6 +43,10 @@ export function parseJsonTranscript(text: string): TranscriptDoc {
     throw new TranscriptParseError('expected an object with a "segments" array', 'JSON');
   }
   const language = (data as { language?: unknown }).language;
+  // Every entry holds at least one word, so this bounds the work before reading them.
+  if (list.length > MAX_TRANSCRIPT_WORDS) {
+    throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_WORDS} entries`, 'JSON');
+  }
   const entries = list.map(readEntry).sort((a, b) => a.start - b.start);
   return buildDoc(groupWords(entries), typeof language === 'string' && language !== '' ? language : null);
 }

@@ -1,4 +1,4 @@
-import { buildDoc, type RawSegment } from './build-doc.js';
+import { buildDoc, checkSegmentCount, type RawSegment } from './build-doc.js';
 import { takeSpeakerPrefix } from './speaker-prefix.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 
@@ -10,7 +10,7 @@ import type { TranscriptDoc } from './transcript-doc.js';
  *
  * The document type has no "no time" value, so rather than invent times from
  * a guessed speaking rate every segment and word is placed at 0 s with zero
- * length and `wordTimesEstimated` is true; {@link isUntimed} recognises such a
+ * length and `wordTimesEstimated` is true; `isUntimed` recognises such a
  * document and renderers keep its paragraphs as they are.
  */
 export function parsePlainText(text: string): TranscriptDoc {
@@ -27,7 +27,7 @@ export function parsePlainText(text: string): TranscriptDoc {
     if (label) speaker = label.speaker;
     if (label || !current) {
       current = { start: 0, end: 0, text: label ? label.rest : trimmed, speaker };
-      raw.push(current);
+      checkSegmentCount(raw.push(current));
     } else {
       current.text += ` ${trimmed}`;
     }

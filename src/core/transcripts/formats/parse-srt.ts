@@ -1,4 +1,4 @@
-import { buildDoc, type RawSegment } from './build-doc.js';
+import { buildDoc, checkSegmentCount, type RawSegment } from './build-doc.js';
 import { takeSpeakerPrefix } from './speaker-prefix.js';
 import { parseClock } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
@@ -33,7 +33,7 @@ export function parseSrt(text: string): TranscriptDoc {
         throw new TranscriptParseError(`cannot read the cue times "${line}"`, 'SRT', i + 1);
       }
       current = { start, end, text: [] };
-      cues.push(current);
+      checkSegmentCount(cues.push(current));
       continue;
     }
     // A cue number is the line right before a timing line; any other number is text.

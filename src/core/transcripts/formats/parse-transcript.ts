@@ -1,3 +1,4 @@
+import { MAX_TRANSCRIPT_WORDS } from './build-doc.js';
 import { parseHtmlTranscript } from './parse-html-transcript.js';
 import { parseJsonTranscript } from './parse-json-transcript.js';
 import { parsePlainText } from './parse-plain-text.js';
@@ -48,7 +49,8 @@ const MIME_FORMATS: Record<string, SourceFormat> = {
  * Buffers are decoded as UTF-8 unless they start with a UTF-16 byte order mark.
  *
  * @throws TranscriptParseError on empty or oversized input (over
- * {@link MAX_TRANSCRIPT_BYTES}) or input the chosen parser cannot read.
+ * {@link MAX_TRANSCRIPT_BYTES} or `MAX_TRANSCRIPT_WORDS`) or input the chosen
+ * parser cannot read.
  * @example parseTranscript(body, 'text/vtt; charset=utf-8').segments[0].speaker
  */
 export function parseTranscript(body: string | Buffer, mimeType: string): TranscriptDoc {
@@ -58,6 +60,11 @@ export function parseTranscript(body: string | Buffer, mimeType: string): Transc
   }
   const text = decode(body).replace(/\r\n?/g, '\n');
   if (text.trim() === '') throw new TranscriptParseError('body is empty', 'transcript');
+  // A cheap count up front, so a body of millions of tiny words fails before
+  // any parser builds objects for them. Cue numbers and times count too.
+  if (countTokens(text, 2 * MAX_TRANSCRIPT_WORDS) > 2 * MAX_TRANSCRIPT_WORDS) {
+    throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_WORDS} words`, 'transcript');
+  }
 
   const declared = MIME_FORMATS[mimeType.split(';')[0].trim().toLowerCase()];
   const sniffed = sniffFormat(text);
@@ -87,6 +94,18 @@ export function sniffFormat(text: string): SourceFormat {
   if (/^[[{]/.test(head)) return 'json';
   if (/^</.test(head)) return 'html';
   return 'text';
+}
+
+/** Counts whitespace-separated tokens, stopping once past `limit`. */
+function countTokens(text: string, limit: number): number {
+  let count = 0;
+  let inToken = false;
+  for (let i = 0; i < text.length && count <= limit; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inToken) count++;
+    inToken = !space;
+  }
+  return count;
 }
 
 function decode(body: string | Buffer): string {

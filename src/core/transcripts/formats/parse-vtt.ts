@@ -1,4 +1,4 @@
-import { buildDoc, type RawSegment } from './build-doc.js';
+import { buildDoc, checkSegmentCount, type RawSegment } from './build-doc.js';
 import { parseClock } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
@@ -50,7 +50,7 @@ export function parseVtt(text: string): TranscriptDoc {
         throw new TranscriptParseError(`cannot read the cue times "${line.trim()}"`, 'WebVTT', i + 1);
       }
       current = { start, end, text: [] };
-      cues.push(current);
+      checkSegmentCount(cues.push(current));
     } else if (current) {
       current.text.push(line);
     } else if (!(lines[i + 1] ?? '').includes('-->') || SKIPPED_BLOCK.test(line)) {

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { type Podtext, boot } from '../src/boot.js';
+import { loadConfig } from '../src/config.js';
+import { inTransaction } from '../src/core/transaction.js';
+import * as ledger from '../src/core/ledger.js';
+
+/** A Podtext on PGlite in a scratch directory, listening on a free port. */
+export async function startBenchPodtext(env: Record<string, string> = {}): Promise<{ podtext: Podtext; url: string; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'podtext-bench-'));
+  const podtext = await boot(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...env }));
+  const url = await podtext.listen();
+  return {
+    podtext,
+    url,
+    async close() {
+      await podtext.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An account on `plan` with a key, made through the core. */
+export async function benchAccount(podtext: Podtext, plan: 'business' | 'free' = 'business', credits = 100): Promise<string> {
+  const { db, keys, clock } = podtext.services;
+  const id = crypto.randomUUID();
+  return inTransaction(db, async (tx) => {
+    await tx.account.create({ data: { id, email: `${id}@bench.test`, plan, cycleStartedAt: clock.now() } });
+    const key = await keys.issue(tx, id);
+    await ledger.grant(tx, id, credits, `bench:${id}`, 'bench');
+    return key;
+  });
+}
+
+/** A bare node:http server answering every request with the same bytes: the baseline. */
+export async function startBareServer(body: Buffer | string, headers: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** autocannon against one URL; `rate` caps requests per second overall. */
+export async function load(url: string, options: { headers?: Record<string, string>; amount?: number; duration?: number; connections?: number; rate?: number }): Promise<LoadResult> {
+  const r = await autocannon({
+    url,
+    headers: options.headers,
+    connections: options.connections ?? 10,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
+    ...(options.rate ? { overallRate: options.rate } : {}),
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
+}
+
+export function fmt(n: number, digits = 1): string {
+  return n.toFixed(digits);
+}

@@ -1,0 +1,35 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export interface ChildServer<T> {
+  info: T;
+  /** Resident memory of the server process, in MB. */
+  rssMb(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/serve-child.ts with `args` and waits for its first JSON line. */
+export async function startChildServer<T>(args: string[]): Promise<ChildServer<T>> {
+  const script = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<T>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (l) => resolve(JSON.parse(l) as T));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return {
+    info,
+    async rssMb() {
+      const { readFile } = await import('node:fs/promises');
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

@@ -1,0 +1,45 @@
+import { fmt, load } from './bench-server.js';
+import { startChildServer } from './child-server.js';
+
+/**
+ * GET /api/v1/me with a warm key against a bare node:http server answering the
+ * same bytes, each server in its own process, load from this one.
+ * Goals: ≥ 50% of the bare server's throughput; p99 ≤ 10 ms at 500 req/s.
+ */
+export async function runMeBench(): Promise<string[]> {
+  const app = await startChildServer<{ url: string; key: string }>(['podtext']);
+  try {
+    const headers = { authorization: `Bearer ${app.info.key}` };
+    const url = `${app.info.url}/api/v1/me`;
+    const sample = await fetch(url, { headers });
+    const body = Buffer.from(await sample.arrayBuffer());
+    const bareHeaders = { 'content-type': 'application/json', 'x-ratelimit-limit': '50000', 'x-ratelimit-remaining': '40000' };
+    const bare = await startChildServer<{ url: string }>(['bare', body.toString('base64'), JSON.stringify(bareHeaders)]);
+    try {
+      await load(url, { headers, amount: 3000 });
+      await load(bare.info.url, { amount: 3000 });
+      const base = await load(bare.info.url, { amount: 30_000 });
+      const pt = await load(url, { headers, amount: 30_000 });
+      const paced = await load(url, { headers, rate: 500, duration: 10, connections: 10 });
+      if (pt.non2xx || paced.non2xx) throw new Error(`non-2xx answers during the bench: ${pt.non2xx + paced.non2xx}`);
+      return [
+        '## GET /api/v1/me, warm key (PGlite)',
+        '| server | req/s | p50 ms | p99 ms |',
+        '|---|---|---|---|',
+        `| bare node:http (same bytes) | ${fmt(base.rps, 0)} | ${base.p50} | ${base.p99} |`,
+        `| Podtext | ${fmt(pt.rps, 0)} | ${pt.p50} | ${pt.p99} |`,
+        `| Podtext at 500 req/s | ${fmt(paced.rps, 0)} | ${paced.p50} | ${paced.p99} |`,
+        '',
+        `throughput ratio: ${fmt((pt.rps / base.rps) * 100)}% of bare (goal ≥ 50%); p99 at 500 req/s: ${paced.p99} ms (goal ≤ 10 ms); server RSS ${fmt(await app.rssMb(), 0)} MB`,
+      ];
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    await app.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log((await runMeBench()).join('\n'));
+}

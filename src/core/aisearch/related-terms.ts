@@ -1,0 +1,203 @@
+import { STOPWORDS } from './stopwords.js';
+import { baseFormCandidates } from './word-forms.js';
+import { createWordnetReader, type WordnetPos, type WordnetReader, type WordnetSynset } from './wordnet-reader.js';
+
+export type Relation = 'synonym' | 'hypernym' | 'hyponym' | 'derived' | 'similar' | 'head';
+
+export interface RelatedTerm {
+  /** Lowercase lemma; multi-word lemmas keep their spaces. */
+  lemma: string;
+  /** 0–1, lower than an exact match (1). */
+  weight: number;
+  relation: Relation;
+}
+
+export interface RelatedTerms {
+  /** Synonyms and one-step relatives of a normalised word or compound, strongest first. */
+  related(word: string): RelatedTerm[];
+  /** True when WordNet knows the word in a sense seen in its tagged corpus (an everyday word, not a name). */
+  isCommonWord(word: string): boolean;
+  /** True when WordNet has the word (or a base form of it) at all. */
+  isKnown(word: string): boolean;
+  /** Dictionary forms WordNet knows for an inflected word ("buses" -> "bus"), the word itself excluded. */
+  baseForms(word: string): string[];
+  /** True when WordNet lists the words as one lemma ("ice cream", "sports car"). */
+  isCompound(words: string[]): boolean;
+}
+
+// Relatives so general that they would match half of any conversation.
+const tooGeneral = new Set(
+  `thing object entity whole unit person individual someone somebody being act action activity event state
+  condition time way part piece matter kind sort type form group set place point area make do get give take
+  have go come use put man woman cause case fact order issue work change number amount quantity measure
+  abstraction attribute relation property quality feature content idea concept move turn run let see tell
+  know think look find show hold keep lead bring feel seem become mean leave call try end begin start stop
+  side line head hand body people life world day year good bad big small new old high low right left
+  artifact artefact instrumentality structure system organism animal living thing physical entity
+  communication message statement location region psychological feature process happening relation
+  creation device container covering commodity goods`.split(/\s+/),
+);
+
+const maxSenses: Record<WordnetPos, number> = { n: 3, v: 2, a: 2, r: 1 };
+const senseFactor = [1, 0.85, 0.7];
+const MAX_HYPONYM_SYNSETS = 150;
+
+/**
+ * WordNet synonyms and one-step relatives (hypernyms, hyponyms, derived
+ * forms), weighted below exact matches and by how common the sense is. A
+ * relative is kept only when the linking sense is one of its own two most
+ * frequent senses, so "car" gains "automobile" but not "machine".
+ *
+ * @param reader Default: a new {@link createWordnetReader} over the bundled database.
+ */
+export function createRelatedTerms(reader: WordnetReader = createWordnetReader()): RelatedTerms {
+  const cache = new Map<string, RelatedTerm[]>();
+  const posList: WordnetPos[] = ['n', 'v', 'a', 'r'];
+
+  function entriesOf(word: string) {
+    const found = [];
+    for (const pos of posList) {
+      for (const cand of baseFormCandidates(word, pos)) {
+        const e = reader.lookup(cand, pos);
+        if (e) {
+          found.push(e);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  function compute(word: string): RelatedTerm[] {
+    const entries = entriesOf(word);
+    if (entries.length === 0) return [];
+    const self = new Set([word, ...entries.map((e) => e.lemma)]);
+    const maxTagged = Math.max(...entries.map((e) => e.tagSenseCount));
+    const best = new Map<string, RelatedTerm>();
+
+    // True when the main sense of `head` is an ancestor of `synset`, so "motor vehicle" may stand
+    // for "vehicle" but "medium of exchange" not for "exchange".
+    const headIsAncestor = (head: string, synset: WordnetSynset): boolean => {
+      const own = reader.lookup(head, 'n');
+      // A head with many senses ("game") names no class reliably.
+      if (!own || own.offsets.length > 4) return false;
+      const main = own.offsets[0];
+      let frontier = [synset];
+      for (let depth = 0; depth < 5 && frontier.length > 0; depth++) {
+        const next: WordnetSynset[] = [];
+        for (const s of frontier) {
+          for (const p of s.pointers) {
+            if (p.symbol !== '@' || p.pos !== 'n') continue;
+            if (p.offset === main) return true;
+            next.push(reader.synset('n', p.offset));
+          }
+        }
+        frontier = next.slice(0, 8);
+      }
+      return false;
+    };
+
+    const add = (lemma: string, weight: number, relation: Relation, via: WordnetSynset | null): void => {
+      if (self.has(lemma) || !/^[a-z][a-z' -]*[a-z]$/.test(lemma)) return;
+      const single = !lemma.includes(' ');
+      const acronym = via?.acronyms.includes(lemma) ?? false;
+      if (single && ((lemma.length < 3 && !acronym) || STOPWORDS.has(lemma) || tooGeneral.has(lemma))) return;
+      if (tooGeneral.has(lemma)) return;
+      let w = weight;
+      // Phrasal verbs ("take in" for "kid") are mostly idioms whose words mean something else alone.
+      if (!single && via?.pos === 'v') w *= 0.7;
+      if (single && via && !acronym) {
+        const own = reader.lookup(lemma, via.pos);
+        const rank = own ? own.offsets.indexOf(via.offset) : -1;
+        if (rank >= 2) return;
+        if (rank === 1) w *= 0.8;
+        // Untagged senses are listed in no particular order, so a polysemous word
+        // ("lettuce" as slang for money) is trusted less unless this is its tagged first sense.
+        else if (own && own.offsets.length > 1 && own.tagSenseCount === 0) w *= 0.75;
+        // A word mostly used as another part of speech ("electric" the adjective) rarely means this sense.
+        const ownTagged = own?.tagSenseCount ?? 0;
+        const otherTagged = Math.max(
+          0,
+          ...posList.filter((p) => p !== via.pos).map((p) => reader.lookup(lemma, p)?.tagSenseCount ?? 0),
+        );
+        if ((ownTagged === 0 && otherTagged > 0) || otherTagged > 2 * ownTagged + 1) w *= 0.6;
+      }
+      const prev = best.get(lemma);
+      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation });
+    };
+
+    for (const e of entries) {
+      if (maxTagged > 0 && e.tagSenseCount === 0) continue;
+      const posFactor = e.tagSenseCount === maxTagged ? 1 : 0.85;
+      const senses = Math.min(maxSenses[e.pos], Math.max(1, e.tagSenseCount), e.offsets.length);
+      for (let r = 0; r < senses; r++) {
+        const m = senseFactor[r] * posFactor;
+        const syn = reader.synset(e.pos, e.offsets[r]);
+        const selfIndex = syn.words.findIndex((w) => self.has(w)) + 1;
+        // Narrower terms and class heads only for main senses: those of rare senses are mostly noise.
+        const mainSense = r === 0 || (r === 1 && posFactor === 1 && e.tagSenseCount >= 2);
+        for (const w of syn.words) add(w, 0.8 * m, 'synonym', syn);
+        let hyponyms = 0;
+        for (const p of syn.pointers) {
+          if (p.symbol === '@' || p.symbol === '@i') {
+            const hyper = reader.synset(p.pos, p.offset);
+            for (const w of hyper.words) {
+              add(w, 0.55 * m, 'hypernym', hyper);
+              // The head of a compound hypernym often names the wider class: "motor vehicle" -> "vehicle".
+              const parts = w.split(' ');
+              const head = parts[parts.length - 1];
+              if (r === 0 && posFactor === 1 && parts.length > 1 && p.pos === 'n' && headIsAncestor(head, hyper)) add(head, 0.5 * m, 'head', null);
+            }
+          } else if (p.symbol === '~' && mainSense && hyponyms < MAX_HYPONYM_SYNSETS) {
+            hyponyms++;
+            const hypo = reader.synset(p.pos, p.offset);
+            for (const w of hypo.words) add(w, 0.55 * m, 'hyponym', hypo);
+          } else if ((p.symbol === '+' || p.symbol === '\\') && (p.sourceWord === 0 || p.sourceWord === selfIndex)) {
+            const target = reader.synset(p.pos, p.offset);
+            const words = p.targetWord > 0 ? [target.words[p.targetWord - 1]] : target.words;
+            for (const w of words) if (w) add(w, 0.7 * m, 'derived', target);
+            // The other members of the derived synset: "bicycle" the noun -> "cycle" the verb.
+            for (const w of target.words) add(w, 0.55 * m, 'derived', target);
+          } else if (p.symbol === '&') {
+            const similar = reader.synset(p.pos, p.offset);
+            for (const w of similar.words) add(w, 0.55 * m, 'similar', similar);
+          }
+        }
+      }
+    }
+    return [...best.values()].sort((a, b) => b.weight - a.weight);
+  }
+
+  return {
+    related(word) {
+      const key = word.trim().toLowerCase();
+      let hit = cache.get(key);
+      if (!hit) {
+        hit = compute(key);
+        if (cache.size > 20_000) cache.clear();
+        cache.set(key, hit);
+      }
+      return hit;
+    },
+    isCommonWord(word) {
+      return entriesOf(word.toLowerCase()).some((e) => e.tagSenseCount > 0);
+    },
+    isKnown(word) {
+      return entriesOf(word.toLowerCase()).length > 0;
+    },
+    baseForms(word) {
+      const key = word.toLowerCase();
+      return [...new Set(entriesOf(key).map((e) => e.lemma))].filter((l) => l !== key && !l.includes(' '));
+    },
+    isCompound(words) {
+      if (words.length < 2) return false;
+      const phrase = words.join(' ');
+      const last = words[words.length - 1];
+      // Accept an inflected last word too: "sports cars" is the lemma "sports car".
+      const lastForms = baseFormCandidates(last, 'n');
+      return posList.some((pos) =>
+        (pos === 'n' ? lastForms : [last]).some((l) => reader.lookup([...words.slice(0, -1), l].join(' '), pos)),
+      ) || reader.lookup(phrase, 'n') !== null;
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseHtmlTranscript } from './parse-html-transcript.js';
+import { isUntimed } from './transcript-doc.js';
+
+describe('parseHtmlTranscript', () => {
+  it('reads a full document, ignoring scripts, styles and comments', () => {
+    const doc = parseHtmlTranscript(
+      '<!doctype html><html><head><style>p{}</style><script>var p = "<p>no</p>";</script></head><body>' +
+        '<cite>Ana:</cite> <time>1:00:05</time> <p>Line one<br>line &amp; two <!-- hidden --></p>' +
+        '<p>Same speaker, no time.</p>' +
+        '<cite>Ben</cite><time>1:00:10</time><p>Last</p></body></html>',
+    );
+    expect(doc.segments).toMatchObject([
+      { start: 3605, end: 3610, text: 'Line one line & two', speaker: 'Ana' },
+      { start: 3605, end: 3610, text: 'Same speaker, no time.', speaker: 'Ana' },
+      { start: 3610, end: 3610.4, text: 'Last', speaker: 'Ben' },
+    ]);
+  });
+
+  it('gives paragraphs without any <time> no timing', () => {
+    const doc = parseHtmlTranscript('<p>One.</p><p>Two.</p>');
+    expect(isUntimed(doc)).toBe(true);
+    expect(doc.segments.map((s) => s.text)).toEqual(['One.', 'Two.']);
+  });
+
+  it('sorts turns whose times go backwards', () => {
+    const doc = parseHtmlTranscript('<time>0:20</time><p>later</p><time>0:10</time><p>earlier</p>');
+    expect(doc.segments.map((s) => [s.start, s.end, s.text])).toEqual([
+      [10, 20, 'earlier'],
+      [20, 20.4, 'later'],
+    ]);
+  });
+
+  it('keeps a paragraph left open at the end', () => {
+    expect(parseHtmlTranscript('<p>unclosed').segments[0].text).toBe('unclosed');
+  });
+
+  it('rejects HTML without paragraphs', () => {
+    expect(() => parseHtmlTranscript('<div>hello</div>')).toThrow(/no <p> paragraphs/);
+  });
+});
