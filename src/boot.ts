@@ -7,6 +7,7 @@ import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';
 import { createServices, type Services } from './core/services.js';
+import { ensureSampleEpisode } from './core/transcripts/sample-seed.js';
 import { attachGraphQLWebSocket } from './graphql/websocket.js';
 import { createHttpApp, type HttpApp } from './http-app.js';
 import { type Database, openDatabase } from './infra/db/open-database.js';
@@ -59,7 +60,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     clock: overrides.clock,
     billing: overrides.billing,
     exactMeteringBelow: overrides.exactMeteringBelow,
+    sampleTranscriptId: config.sampleTranscriptId,
   });
+  await ensureSampleEpisode(db.prisma);
   const http = createHttpApp(services, { siteUrl: config.siteUrl, production: config.production });
   const loops = new AbortController();
   const running: Promise<unknown>[] = [];

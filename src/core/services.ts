@@ -12,6 +12,8 @@ import { createRegistration } from './accounts/registration.js';
 import { type Clock, systemClock } from './clock.js';
 import { createLinks } from './links.js';
 import { createMailOutbox } from './mail/mail-outbox.js';
+import { sampleEpisode } from './transcripts/sample/sample-episode.js';
+import { createTranscriptService } from './transcripts/transcript-service.js';
 
 export interface CoreDeps {
   db: PrismaClient;
@@ -24,6 +26,8 @@ export interface CoreDeps {
   billing?: BillingProvider;
   /** Metering: requests below which counting is exact. Default: 100. */
   exactMeteringBelow?: number;
+  /** The public sample episode. Default: the one shipped with Podtext. */
+  sampleTranscriptId?: string;
 }
 
 /** Builds every core service once; adapters and workers receive the result. */
@@ -43,7 +47,12 @@ export function createServices(deps: CoreDeps) {
   });
   const gate = createGate(keys, metering);
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration };
+  const transcripts = createTranscriptService({
+    db: deps.db,
+    sampleTranscriptId: deps.sampleTranscriptId ?? sampleEpisode.transcriptId,
+    onAccountChanged: accounts.changed,
+  });
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts };
 }
 
 export type Services = ReturnType<typeof createServices>;

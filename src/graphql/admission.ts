@@ -6,6 +6,8 @@ import type { GraphQLContext } from './context.js';
 
 /** Root fields anyone may call without a key; they cost 0 requests. */
 const KEYLESS_FIELDS = new Set(['registerStart', 'registerConfirm']);
+/** Root fields that work without a key for some arguments (the public sample transcript). */
+const OPTIONAL_KEY_FIELDS = new Set(['transcript']);
 
 /**
  * Root fields of the operation, aliases and fragments included, so that
@@ -41,8 +43,9 @@ export function toGraphQLError(err: unknown): GraphQLError {
 async function admitOperation(ctx: GraphQLContext, document: DocumentNode, operationName?: string | null): Promise<GraphQLError | null> {
   const fields = rootFields(document, operationName).filter((f) => !f.startsWith('__'));
   const metered = fields.filter((f) => !KEYLESS_FIELDS.has(f));
+  const required = metered.some((f) => !OPTIONAL_KEY_FIELDS.has(f));
   try {
-    const result = await ctx.services.gate.admit(ctx.headers, metered.length, metered.length > 0);
+    const result = await ctx.services.gate.admit(ctx.headers, metered.length, required);
     ctx.actor = result.actor;
     ctx.metered.meter = result.meter;
     return null;

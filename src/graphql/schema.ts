@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/account.js';
+import './types/transcript.js';
 
 let built: GraphQLSchema | undefined;
 

@@ -3,9 +3,10 @@ import { invalid } from '../core/errors.js';
 import type { RestEnv } from './env.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerRegistrationRoutes } from './routes/registration.js';
+import { registerTranscriptRoutes } from './routes/transcripts.js';
 
 /** Every route module of `/api/v1`, in documentation order. */
-const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes];
+const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes, registerTranscriptRoutes];
 
 /**
  * The spec's REST API, mounted at `/api/v1`. Validation failures become 400s

@@ -16,7 +16,8 @@ export interface GateResult {
 /**
  * The one admission rule for both adapters: find the caller by key, then count
  * `cost` requests against its daily allowance.
- * @param required whether the call needs a key (keyless calls count 0).
+ * @param required whether the call needs a key. Calls without a key count 0;
+ *   a call that sends a key counts `cost` (REST keyless routes pass 0).
  */
 export function createGate(keys: KeyService, metering: Metering) {
   return {
@@ -27,9 +28,7 @@ export function createGate(keys: KeyService, metering: Metering) {
         return { actor: null, meter: KEYLESS_METER };
       }
       const actor = await keys.authenticate(key);
-      if (!required || cost === 0) {
-        return { actor, meter: KEYLESS_METER };
-      }
+      if (cost === 0) return { actor, meter: KEYLESS_METER };
       const meter = await metering.take(actor, cost);
       if (!meter.allowed) {
         throw new DomainError('rate_limited', `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`, { meter });

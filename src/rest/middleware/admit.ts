@@ -20,7 +20,7 @@ export function admit(required: boolean): MiddlewareHandler<RestEnv> {
     try {
       const result = await c.var.services.gate.admit(
         { authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key') },
-        1,
+        required ? 1 : 0,
         required,
       );
       meter = result.meter;

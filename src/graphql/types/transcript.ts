@@ -1,0 +1,71 @@
+import type { Segment, Word } from '../../core/transcripts/formats/transcript-doc.js';
+import { type StoredTranscript, FORMATS } from '../../core/transcripts/transcript-service.js';
+import { renderTranscript } from '../../core/transcripts/formats/render-transcript.js';
+import { prices } from '../../core/pricing.js';
+import { builder } from '../builder.js';
+import { requireActor } from '../require-actor.js';
+
+const TranscriptFormatEnum = builder.enumType('TranscriptFormat', { values: FORMATS.map((f) => f.toUpperCase()) as ['JSON', 'TEXT', 'TXT', 'SRT', 'VTT'] });
+
+const WordRef = builder.objectRef<Word>('Word').implement({
+  description: 'A word and its start time in seconds.',
+  fields: (t) => ({ w: t.exposeString('w'), s: t.exposeFloat('s') }),
+});
+
+const SegmentRef = builder.objectRef<Segment>('Segment').implement({
+  fields: (t) => ({
+    start: t.exposeFloat('start'),
+    end: t.exposeFloat('end'),
+    text: t.exposeString('text'),
+    speaker: t.exposeString('speaker', { nullable: true }),
+    words: t.field({ type: [WordRef], resolve: (s) => s.words }),
+  }),
+});
+
+export const TranscriptRef = builder.objectRef<StoredTranscript>('Transcript').implement({
+  description: 'An unlocked transcript with timed segments and word timings.',
+  fields: (t) => ({
+    transcriptId: t.string({ resolve: (x) => x.meta.transcriptId }),
+    title: t.string({ resolve: (x) => x.meta.title }),
+    audioUrl: t.string({ nullable: true, resolve: (x) => x.meta.audioUrl }),
+    language: t.string({ nullable: true, resolve: (x) => x.meta.language ?? x.doc.language }),
+    source: t.string({ description: 'publisher or asr', resolve: (x) => x.meta.source }),
+    engine: t.string({ nullable: true, resolve: (x) => x.meta.engine }),
+    model: t.string({ nullable: true, resolve: (x) => x.meta.model }),
+    version: t.int({ resolve: (x) => x.version }),
+    wordTimesEstimated: t.boolean({ resolve: (x) => x.doc.wordTimesEstimated }),
+    segments: t.field({ type: [SegmentRef], resolve: (x) => x.doc.segments }),
+    rendered: t.string({
+      description: 'The transcript rendered as in REST `format` (JSON as a string).',
+      args: { format: t.arg({ type: TranscriptFormatEnum, required: true }) },
+      resolve: (x, { format }) => renderTranscript(x.doc, x.meta, format.toLowerCase() as (typeof FORMATS)[number], { timestamps: true, words: false }),
+    }),
+  }),
+});
+
+const UnlockResult = builder.objectRef<{ transcriptId: string; charged: number; balance: number }>('UnlockResult').implement({
+  fields: (t) => ({
+    unlocked: t.exposeString('transcriptId'),
+    credits: t.exposeInt('charged', { description: 'Credits this call charged (1, or 0 when already unlocked).' }),
+    creditsRemaining: t.exposeInt('balance'),
+    formats: t.stringList({ resolve: () => FORMATS }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  transcript: t.field({
+    type: TranscriptRef,
+    description: 'An unlocked transcript (the public sample needs no key).',
+    args: { transcriptId: t.arg.string({ required: true }) },
+    resolve: (_r, { transcriptId }, ctx) => ctx.services.transcripts.readDocument(ctx.actor, transcriptId),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  unlock: t.field({
+    type: UnlockResult,
+    description: `Unlocks an episode Podtext holds: ${prices.unlock} credit once per account and episode, 0 after.`,
+    args: { transcriptId: t.arg.string({ required: true }) },
+    resolve: (_r, { transcriptId }, ctx) => ctx.services.transcripts.unlock(requireActor(ctx), transcriptId),
+  }),
+}));

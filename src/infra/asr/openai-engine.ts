@@ -1,0 +1,149 @@
+import { readFile } from 'node:fs/promises';
+import { AsrError, type AsrEngine, type AsrResult, type AsrWord, type TranscribeOptions } from './asr-engine.js';
+import { orderWords, roundTime, spreadWords, wordsText } from './asr-words.js';
+import { httpPost, PostTimeoutError, type PostFn, type PostResponse } from './http-post.js';
+import { multipartBody } from './multipart-body.js';
+import { languageCode } from './whisper-language-codes.js';
+
+export interface OpenAiEngineOptions {
+  /**
+   * Base URL of an OpenAI-compatible server, with or without `/v1`
+   * (`https://api.openai.com`, `http://10.0.0.5:8000/v1`). No default.
+   */
+  url?: string;
+  /** Sent as `Authorization: Bearer …` when set. Default: none. */
+  apiKey?: string;
+  /** Model name the server knows. Default: `whisper-1`. */
+  model?: string;
+  /** Limit per request (upload, recognition, answer), in milliseconds. Default: 300000. */
+  timeoutMs?: number;
+  /** Largest file sent, in bytes (OpenAI's limit is 25 MB; about 13 minutes of 16 kHz PCM). Default: 25000000. */
+  maxUploadBytes?: number;
+  /** How the request is sent. Default: {@link httpPost}. */
+  post?: PostFn;
+}
+
+interface VerboseJson {
+  text?: unknown;
+  language?: unknown;
+  words?: unknown;
+  segments?: unknown;
+}
+
+/**
+ * Any server speaking OpenAI's `POST /v1/audio/transcriptions` (OpenAI,
+ * Groq, speaches, a rented GPU running faster-whisper): the WAV is uploaded
+ * as multipart with `response_format=verbose_json` and word timestamps.
+ * `available()` checks configuration only; it sends nothing.
+ *
+ * @example
+ * const fast = createOpenAiEngine({ url: 'http://gpu:8000', model: 'Systran/faster-whisper-large-v3' });
+ * const { words } = await fast.transcribe('/data/work/chunk-0.wav', { language: 'en' });
+ */
+export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine {
+  const model = options.model ?? 'whisper-1';
+  const post = options.post ?? httpPost;
+  const maxUpload = options.maxUploadBytes ?? 25_000_000;
+
+  const endpoint = (): string | null => {
+    if (!options.url) return null;
+    try {
+      const url = new URL(options.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+      const base = url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+      return `${base}/v1/audio/transcriptions`;
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    name: 'openai',
+    model,
+
+    async available() {
+      if (!options.url) return { ok: false, reason: 'no server URL configured' };
+      if (!endpoint()) return { ok: false, reason: `not an http(s) URL: ${options.url}` };
+      return { ok: true };
+    },
+
+    async transcribe(wavFile: string, opts: TranscribeOptions): Promise<AsrResult> {
+      const url = endpoint();
+      if (!url) throw new AsrError('unavailable', 'the openai engine has no valid server URL configured');
+      const audio = await readFile(wavFile);
+      if (audio.length > maxUpload) {
+        throw new AsrError('failed', `${audio.length} bytes is over the upload limit of ${maxUpload}; split the audio first`);
+      }
+      const language = opts.language?.toLowerCase().split(/[-_]/)[0];
+      const { body, contentType } = multipartBody([
+        ['file', { filename: 'audio.wav', contentType: 'audio/wav', data: audio }],
+        ['model', model],
+        ['response_format', 'verbose_json'],
+        ['timestamp_granularities[]', 'word'],
+        ['timestamp_granularities[]', 'segment'],
+        ...(language ? ([['language', language]] as [string, string][]) : []),
+      ]);
+      const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json' };
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+
+      let response: PostResponse;
+      try {
+        response = await post({ url, headers, body, timeoutMs: options.timeoutMs ?? 300_000, signal: opts.signal });
+      } catch (err) {
+        if (opts.signal?.aborted) throw new AsrError('aborted', 'transcription aborted');
+        if (err instanceof PostTimeoutError) throw new AsrError('failed', `speech server: ${err.message}`, true);
+        throw new AsrError('failed', `speech server unreachable: ${(err as Error).message}`, true);
+      }
+      if (response.status < 200 || response.status > 299) throw statusError(response, options.apiKey);
+
+      let doc: VerboseJson;
+      try {
+        doc = JSON.parse(response.body) as VerboseJson;
+      } catch {
+        throw new AsrError('failed', 'speech server answered with something other than JSON', true);
+      }
+      const words = orderWords(readWords(doc));
+      const reported = typeof doc.language === 'string' && doc.language ? languageCode(doc.language) : '';
+      return {
+        words,
+        text: typeof doc.text === 'string' ? doc.text.trim() : wordsText(words),
+        engine: 'openai',
+        model,
+        language: language ?? reported,
+      };
+    },
+  };
+}
+
+/** `words[{word,start,end}]` when the server gives word times, else segments spread by length. */
+function readWords(doc: VerboseJson): AsrWord[] {
+  if (Array.isArray(doc.words) && doc.words.length > 0) {
+    return (doc.words as Array<Record<string, unknown>>)
+      .filter((x) => typeof x.word === 'string' && typeof x.start === 'number' && typeof x.end === 'number')
+      .map((x) => ({ w: (x.word as string).trim(), s: roundTime(x.start as number), e: roundTime(x.end as number) }))
+      .filter((x) => x.w);
+  }
+  if (Array.isArray(doc.segments)) {
+    return (doc.segments as Array<Record<string, unknown>>)
+      .filter((x) => typeof x.text === 'string' && typeof x.start === 'number' && typeof x.end === 'number')
+      .flatMap((x) => spreadWords(x.text as string, x.start as number, x.end as number));
+  }
+  return [];
+}
+
+/** OpenAI's error body is `{"error":{"message":…}}`; other servers send text. The key is never echoed. */
+function statusError(response: PostResponse, apiKey: string | undefined): AsrError {
+  let message = response.body.slice(0, 300);
+  try {
+    const parsed = JSON.parse(response.body) as { error?: { message?: unknown }; detail?: unknown };
+    const m = parsed.error?.message ?? parsed.detail;
+    if (typeof m === 'string') message = m;
+  } catch {
+    // not JSON: keep the text
+  }
+  if (apiKey) message = message.split(apiKey).join('***');
+  const text = `speech server answered ${response.status}: ${message}`;
+  if (response.status === 401 || response.status === 403) return new AsrError('unavailable', text);
+  const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+  return new AsrError('failed', text, retryable, { status: response.status });
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
+
+// Recorded from Debian 12's pocketsphinx_continuous 5prealpha (`-time yes`):
+// two utterances of a flite recording, the second after five seconds of silence.
+const CONTINUOUS = `the weather was warm
+<s> 0.120 0.180 0.999100
+the 0.190 0.320 0.991436
+weather 0.330 0.640 0.985899
+was(2) 0.650 0.840 0.926715
+<sil> 0.850 0.900 0.553348
+warm 0.900 1.110 0.023715
+[NOISE] 1.120 1.300 0.500000
+</s> 1.310 1.330 1.000000
+my father
+<s> 7.880 8.000 0.999800
+<sil> 8.010 8.210 0.975015
+my 8.220 8.350 0.998801
+father 8.360 8.750 0.999700
+</s> 8.760 8.900 1.000000
+`;
+
+// pocketsphinx 5 writes one JSON object per utterance (fields per its manual page:
+// b = start s, d = duration s, p = probability, t = text, w = words).
+const PS5 = [
+  '{"b":0.120,"d":1.210,"p":0.412,"t":"the weather was warm","w":[{"b":0.120,"d":0.060,"p":0.999,"t":"<s>"},{"b":0.190,"d":0.130,"p":0.991,"t":"the"},{"b":0.330,"d":0.310,"p":0.986,"t":"weather"},{"b":0.650,"d":0.190,"p":0.927,"t":"was(2)"},{"b":0.900,"d":0.210,"p":0.024,"t":"warm"},{"b":1.310,"d":0.020,"p":1.000,"t":"</s>"}]}',
+  '{"b":7.880,"d":1.020,"p":0.998,"t":"my father","w":[{"b":7.880,"d":0.120,"p":1.000,"t":"<s>"},{"b":8.010,"d":0.200,"p":0.975,"t":"<sil>"},{"b":8.220,"d":0.130,"p":0.999,"t":"my"},{"b":8.360,"d":0.390,"p":1.000,"t":"father"},{"b":8.760,"d":0.140,"p":1.000,"t":"</s>"}]}',
+  '{"b":9.000,"d":0.010,"p":1.000,"t":"","w":[]}',
+].join('\n');
+
+const EXPECTED = [
+  { w: 'the', s: 0.19, e: 0.32 },
+  { w: 'weather', s: 0.33, e: 0.64 },
+  { w: 'was', s: 0.65, e: 0.84 },
+  { w: 'warm', s: 0.9, e: 1.11 },
+  { w: 'my', s: 8.22, e: 8.35 },
+  { w: 'father', s: 8.36, e: 8.75 },
+];
+
+describe('sphinx output', () => {
+  it('pocketsphinx_continuous: words with times, fillers and pronunciation numbers dropped', () => {
+    expect(parseContinuousOutput(CONTINUOUS)).toEqual(EXPECTED);
+  });
+
+  it('pocketsphinx 5 JSON lines: the same words', () => {
+    expect(parsePocketsphinx5Output(PS5)).toEqual(EXPECTED);
+  });
+
+  it('nothing recognised: no words', () => {
+    expect(parseContinuousOutput('')).toEqual([]);
+    expect(parsePocketsphinx5Output('not json\n{"b":0,"d":0.01,"p":1,"t":"","w":[]}')).toEqual([]);
+  });
+});

@@ -1,0 +1,83 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { prices } from '../../core/pricing.js';
+import { FORMATS } from '../../core/transcripts/transcript-service.js';
+import type { RestEnv } from '../env.js';
+import { admit } from '../middleware/admit.js';
+import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+
+const keyed1 = admit(true);
+const keyless = admit(false);
+
+/** The public sample needs no key and counts 0; every other transcript is a keyed call. */
+const admitTranscript: MiddlewareHandler<RestEnv> = (c, next) =>
+  c.var.services.transcripts.isSample(c.req.param('transcript_id') ?? '') ? keyless(c, next) : keyed1(c, next);
+
+const readRoute = createRoute({
+  method: 'get',
+  path: '/transcripts/{transcript_id}',
+  operationId: 'getTranscript',
+  tags: ['Transcripts'],
+  summary: 'An unlocked transcript as JSON, text, SRT or VTT',
+  description: [
+    'Needs an unlock by the calling key, except the public sample episode, which needs no key.',
+    'Plain JSON (no `timestamps`): `{transcript_id, title, audio_url, language, source ("publisher" or "asr"), engine, model, version, duration_seconds, word_times_estimated, text, paragraphs: [{speaker, text}]}`.',
+    '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
+    'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
+  ].join('\n\n'),
+  security: [...keyed, {}],
+  middleware: [admitTranscript] as const,
+  request: {
+    params: z.object({ transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }) }),
+    query: z.object({
+      format: z.enum(FORMATS as [string, ...string[]]).default('json'),
+      timestamps: z.enum(['0', '1']).optional().openapi({ description: '`1`: with format=json, timed segments.' }),
+      words: z.enum(['0', '1']).optional().openapi({ description: '`1`: with format=json&timestamps=1, word start times.' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The transcript; content type by format: application/json, text/plain, application/x-subrip, text/vtt.',
+      content: {
+        'application/json': { schema: z.object({}).passthrough() },
+        'text/plain': { schema: z.string() },
+        'application/x-subrip': { schema: z.string() },
+        'text/vtt': { schema: z.string() },
+      },
+    },
+    ...errors({ ...keyedErrors, 402: `Locked: unlock it first (${prices.unlock} credit).`, 404: 'No transcript yet.' }),
+  },
+});
+
+const unlockRoute = createRoute({
+  method: 'post',
+  path: '/unlock',
+  operationId: 'unlockTranscript',
+  tags: ['Transcripts'],
+  summary: `Unlock an episode Podtext holds (${prices.unlock} credit once; 0 if already unlocked)`,
+  description: 'Unlocking is permanent, survives key rotation and covers every format. `credits` is what this call charged (1, or 0 when the key already had it); `credits_remaining` is the balance after.',
+  security: keyed,
+  middleware: [admit(true)] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: '^[0-9a-f]{16}$' }) }) } } } },
+  responses: {
+    200: ok(z.object({ unlocked: z.string(), credits: z.number().int(), credits_remaining: z.number().int(), formats: z.array(z.string()) }), 'Unlocked'),
+    ...errors({ ...keyedErrors, 402: 'Insufficient credits.', 404: 'No transcript yet.' }),
+  },
+});
+
+export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
+  api.openapi(readRoute, async (c) => {
+    const { transcript_id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const out = await c.var.services.transcripts.read(c.var.optionalActor ?? null, transcript_id, q.format as (typeof FORMATS)[number], {
+      timestamps: q.timestamps === '1',
+      words: q.words === '1',
+    });
+    return c.body(out.body, 200, { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${q.format}"` }) as never;
+  });
+  api.openapi(unlockRoute, async (c) => {
+    const { transcript } = c.req.valid('json');
+    const r = await c.var.services.transcripts.unlock(c.var.actor, transcript);
+    return c.json({ unlocked: r.transcriptId, credits: r.charged, credits_remaining: r.balance, formats: FORMATS }, 200);
+  });
+}
