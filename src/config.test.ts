@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', siteUrl: 'http://localhost:8080', baseUrl: 'http://localhost:8080/api/v1', role: 'all', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>' });
+    expect(c.webhookRetrySchedule).toEqual([60, 300, 900, 3600, 14400]);
+    expect(c.standardLane.engine).toBe('sphinx');
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ ROLE: 'boss' }, 'ROLE'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'nope' }, 'SMTP_URL'],
+    [{ OUTBOUND_ALLOW: 'localhost' }, 'OUTBOUND_ALLOW'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '60,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ SAMPLE_TRANSCRIPT_ID: 'XYZ' }, 'SAMPLE_TRANSCRIPT_ID'],
+    [{ ASR_ENGINE: 'siri' }, 'ASR_ENGINE'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
+    [{ AI_URL: 'http://llm:8000' }, 'AI_MODEL'],
+  ])('a bad value stops the start naming the variable: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('parses lists and trims the site URL', () => {
+    const c = loadConfig({ OUTBOUND_ALLOW: '127.0.0.1:9000, LOCALHOST:80', SITE_URL: 'https://podtext.example/', WEBHOOK_RETRY_SCHEDULE: '1,2' });
+    expect(c.outboundAllow).toEqual(['127.0.0.1:9000', 'localhost:80']);
+    expect(c.siteUrl).toBe('https://podtext.example');
+    expect(c.webhookRetrySchedule).toEqual([1, 2]);
+  });
+});
