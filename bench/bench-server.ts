@@ -59,10 +59,12 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL; `rate` caps requests per second overall. */
-export async function load(url: string, options: { headers?: Record<string, string>; amount?: number; duration?: number; connections?: number; rate?: number }): Promise<LoadResult> {
+export async function load(url: string, options: { headers?: Record<string, string>; keys?: string[]; amount?: number; duration?: number; connections?: number; rate?: number }): Promise<LoadResult> {
   const r = await autocannon({
     url,
     headers: options.headers,
+    // Each connection cycles through the keys.
+    ...(options.keys ? { requests: options.keys.map((k) => ({ method: 'GET' as const, headers: { authorization: `Bearer ${k}` } })) } : {}),
     connections: options.connections ?? 10,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
     ...(options.rate ? { overallRate: options.rate } : {}),

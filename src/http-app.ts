@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Services } from './core/services.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
@@ -28,7 +28,10 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
     c.set('log', services.log);
     await next();
   });
-  const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
+  const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
+  // Only requests that carry a body: touching the body of a GET would make the
+  // Node adapter build a full Request object on the hot read path.
+  const limit: MiddlewareHandler<RestEnv> = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimited(c, next));
   app.use('/api/*', limit);
   app.use('/graphql', limit);
   app.use('/api/*', inputGuard);

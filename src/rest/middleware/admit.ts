@@ -3,6 +3,7 @@ import type { MeterResult } from '../../core/accounts/metering.js';
 import { KEYLESS_METER } from '../../core/accounts/gate.js';
 import { DomainError } from '../../core/errors.js';
 import type { RestEnv } from '../env.js';
+import { requestHeader } from '../request-header.js';
 
 export function setRateLimitHeaders(headers: Headers, meter: MeterResult): void {
   headers.set('X-RateLimit-Limit', String(meter.limit));
@@ -19,7 +20,7 @@ export function admit(required: boolean): MiddlewareHandler<RestEnv> {
     let meter = KEYLESS_METER;
     try {
       const result = await c.var.services.gate.admit(
-        { authorization: c.req.header('authorization'), xApiKey: c.req.header('x-api-key') },
+        { authorization: requestHeader(c, 'authorization'), xApiKey: requestHeader(c, 'x-api-key') },
         required ? 1 : 0,
         required,
       );
