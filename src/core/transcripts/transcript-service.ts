@@ -163,6 +163,17 @@ export function createTranscriptService({ db, sampleTranscriptId, onAccountChang
       return { transcriptId, ...result };
     },
 
+    /** What the public episode page shows before any key: title, show, audio, status. */
+    async pageInfo(rawId: string) {
+      const transcriptId = assertTranscriptId(rawId);
+      const ep = await db.episode.findUnique({
+        where: { transcriptId },
+        select: { title: true, audioUrl: true, transcriptStatus: true, publishedAt: true, show: { select: { title: true } } },
+      });
+      if (!ep) throw new DomainError('not_found', `No episode ${transcriptId}`);
+      return { transcriptId, title: ep.title, showTitle: ep.show.title, audioUrl: ep.audioUrl, status: ep.transcriptStatus, publishedAt: ep.publishedAt, isSample: transcriptId === sampleTranscriptId };
+    },
+
     /** Drops cached versions after a transcript is stored or replaced. */
     forget(transcriptId: string): void {
       versions.delete(transcriptId);
