@@ -5,6 +5,7 @@ import { DomainError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { admissionPlugin, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
+import { queryLimits } from './limits.js';
 import { buildSchema } from './schema.js';
 
 /** Passed per HTTP request so the response can read the operation's meter. */
@@ -48,6 +49,7 @@ export function createGraphQL(services: Services, options: { production: boolean
       return ctx;
     },
     plugins: [
+      ...queryLimits(options.production),
       admissionPlugin(),
       {
         onResponse({ response, serverContext }) {
