@@ -77,6 +77,19 @@ export function runAiSearchBench(rounds = 5): AiSearchBenchResult {
   };
 }
 
+/** The quality goals the evaluation test asserts, as `[name, met]` pairs. */
+export function aiSearchGoals(r: AiSearchBenchResult): [string, boolean][] {
+  const c = r.report.categories;
+  return [
+    ['exact recall >= 0.95', c.exact.recall >= 0.95],
+    ['synonym recall >= 0.8', c.synonym.recall >= 0.8],
+    ['misspelled recall >= 0.8', c.misspelled.recall >= 0.8],
+    ['overall precision >= 0.85', r.report.overall.precision >= 0.85],
+    ['absent topics found: 0', r.report.falseFound === 0],
+    ['warm p95 <= 50 ms', r.p95 <= 50],
+  ];
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = runAiSearchBench();
   console.log(formatReport(r.report));
@@ -84,4 +97,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log(`two-hour transcript: ${r.words} words; prepare ${r.prepareMs.toFixed(1)} ms`);
   console.log(`latency over ${r.queries} warm queries: p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`);
   console.log(`first query of each topic (cold WordNet lookups): p95 ${r.firstP95.toFixed(1)} ms`);
+  console.log('');
+  for (const [goal, met] of aiSearchGoals(r)) console.log(`${met ? 'met   ' : 'MISSED'} ${goal}`);
 }

@@ -6,6 +6,8 @@ export interface ChildServer<T> {
   info: T;
   /** Resident memory of the server process, in MB. */
   rssMb(): Promise<number>;
+  /** CPU seconds the server process has used (user + system). */
+  cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,12 @@ export async function startChildServer<T>(args: string[]): Promise<ChildServer<T
       const { readFile } = await import('node:fs/promises');
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    async cpuSeconds() {
+      const { readFile } = await import('node:fs/promises');
+      const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      // utime and stime, in clock ticks of 1/100 s.
+      return (Number(fields[11]) + Number(fields[12])) / 100;
     },
     stop: () =>
       new Promise<void>((resolve) => {

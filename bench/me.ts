@@ -19,8 +19,12 @@ export async function runMeBench(): Promise<string[]> {
     try {
       await load(url, { keys, duration: 2 });
       await load(bare.info.url, { duration: 2 });
+      const cpu0 = await bare.cpuSeconds();
       const base = await load(bare.info.url, { duration: 5 });
+      const bareCpuUs = ((await bare.cpuSeconds()) - cpu0) / base.requests * 1e6;
+      const cpu1 = await app.cpuSeconds();
       const pt = await load(url, { keys, duration: 5 });
+      const ptCpuUs = ((await app.cpuSeconds()) - cpu1) / pt.requests * 1e6;
       const paced = await load(url, { keys, rate: 500, duration: 10, connections: 10 });
       if (pt.non2xx || paced.non2xx) throw new Error(`non-2xx answers during the bench: ${pt.non2xx + paced.non2xx}`);
       return [
@@ -32,6 +36,7 @@ export async function runMeBench(): Promise<string[]> {
         `| Podtext at 500 req/s | ${fmt(paced.rps, 0)} | ${paced.p50} | ${paced.p99} |`,
         '',
         `throughput ratio: ${fmt((pt.rps / base.rps) * 100)}% of bare (goal ≥ 50%); p99 at 500 req/s: ${paced.p99} ms (goal ≤ 10 ms); server RSS ${fmt(await app.rssMb(), 0)} MB`,
+        `server CPU per request: bare ${fmt(bareCpuUs)} µs, Podtext ${fmt(ptCpuUs)} µs (ratio ${fmt((bareCpuUs / ptCpuUs) * 100)}%: the throughput ratio on a core of its own)`,
       ];
     } finally {
       await bare.stop();

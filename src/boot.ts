@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';
+import type { WebhookSettings } from './core/webhooks/webhook-service.js';
 import { createServices, type Services } from './core/services.js';
 import { ensureSampleEpisode } from './core/transcripts/sample-seed.js';
 import { attachGraphQLWebSocket } from './graphql/websocket.js';
@@ -14,7 +15,12 @@ import { type Database, openDatabase } from './infra/db/open-database.js';
 import { createLocalEventBus, createPgEventBus } from './infra/events/event-bus.js';
 import { createLogger } from './infra/logger.js';
 import { createMailTransport } from './infra/mail/mail-transport.js';
+import { createOutboundClient } from './infra/outbound/outbound-client.js';
+import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
+import { runWebhookDelivery } from './workers/webhook-delivery.js';
+import { runFeedRefresh } from './workers/feed-refresh.js';
+import { type JobOverrides, runTranscriptionWorkers } from './workers/transcription-worker.js';
 
 export interface BootOverrides {
   clock?: Clock;
@@ -24,6 +30,10 @@ export interface BootOverrides {
   /** Keep PGlite in memory (tests). */
   inMemory?: boolean;
   exactMeteringBelow?: number;
+  /** Webhook sending over the config's settings (tests: a CA, a resolver, a short time limit). */
+  webhooks?: WebhookSettings;
+  /** Job service and transcription worker tunables (tests: short leases, small download caps). */
+  jobs?: JobOverrides;
 }
 
 export interface Podtext {
@@ -61,6 +71,13 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     billing: overrides.billing,
     exactMeteringBelow: overrides.exactMeteringBelow,
     sampleTranscriptId: config.sampleTranscriptId,
+    webhooks: { allow: config.outboundAllow, retrySchedule: config.webhookRetrySchedule, ...overrides.webhooks },
+    outbound: createOutboundClient({ allow: config.outboundAllow }),
+    podcastIndex: config.podcastIndex,
+    ai: config.ai,
+    aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
+    jobOptions: { ...overrides.jobs?.options, laneEngines: { standard: config.standardLane.engine, fast: config.fastLane.engine, ...overrides.jobs?.options?.laneEngines } },
+    onJobDone: overrides.jobs?.onJobDone,
   });
   await ensureSampleEpisode(db.prisma);
   const http = createHttpApp(services, { siteUrl: config.siteUrl, production: config.production });
@@ -94,6 +111,14 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     },
     startWorkers() {
       running.push(services.outbox.run(loops.signal));
+      running.push(runWebhookDelivery(services, loops.signal));
+      running.push(runFeedRefresh(services.catalogIngest, loops.signal, { log }));
+      if (config.workers > 0) {
+        const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
+        const lanes = { standard: config.standardLane, fast: config.fastLane };
+        const run = runTranscriptionWorkers({ ...transcription, lanes, options: overrides.jobs?.workers, onTaskTimings: overrides.jobs?.onTaskTimings }, loops.signal);
+        running.push(run.catch((err) => log.error({ err }, 'transcription workers failed')));
+      }
       const cycles = setInterval(() => {
         resetDueCycles(db.prisma, services.clock, services.accounts.changed).catch((err) => log.error({ err }, 'billing cycle reset failed'));
       }, 10 * 60_000);

@@ -7,6 +7,7 @@ import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
 import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
+import { registerInboxReceiver } from './rest/routes/webhooks.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -39,6 +40,8 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   const api = createRestApi();
   api.onError(onError);
   app.route('/api/v1', api);
+  // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
+  registerInboxReceiver(app);
 
   const yoga = createGraphQL(services, { production: options.production });
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: { metered: { meter: null } } }));

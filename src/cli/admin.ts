@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
 import type { Config } from '../config.js';
+import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
 
 const USAGE = `Podtext admin commands (npm run cli -- <command>):
   grant-credits <email> <credits> [--reason TEXT]   add credits as a ledger grant
@@ -12,9 +13,10 @@ const USAGE = `Podtext admin commands (npm run cli -- <command>):
 /** Runs one admin command against the configured database; returns the exit code. */
 export async function runAdminCommand(config: Config, command: string, args: string[]): Promise<number> {
   if (command === 'help' || command === '--help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n${CATALOG_USAGE}\n`);
     return 0;
   }
+  if (CATALOG_COMMANDS.has(command)) return runCatalogCommand(config, command, args);
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, customer: { type: 'string' } } });
   const podtext = await boot({ ...config, logLevel: 'warn' });
   const { accounts } = podtext.services;

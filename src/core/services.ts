@@ -2,9 +2,14 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { EventBus } from '../infra/events/event-bus.js';
 import type { Logger } from '../infra/logger.js';
 import type { MailTransport } from '../infra/mail/mail-transport.js';
+import { createOutboundClient, type OutboundClient } from '../infra/outbound/outbound-client.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { createAccountService } from './accounts/account-service.js';
+import { type AiEndpointConfig, setUpAiSearch } from './aisearch/ai-search-setup.js';
 import { type BillingProvider, noBillingProvider } from './accounts/billing.js';
+import { createCatalogIngest } from './catalog/ingest/catalog-ingest.js';
+import { createDiscovery } from './catalog/discovery/discovery-service.js';
+import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
 import { createGate } from './accounts/gate.js';
 import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
@@ -12,8 +17,12 @@ import { createRegistration } from './accounts/registration.js';
 import { type Clock, systemClock } from './clock.js';
 import { createLinks } from './links.js';
 import { createMailOutbox } from './mail/mail-outbox.js';
+import type { OnJobDone } from './jobs/job-done-payload.js';
+import type { JobOptions } from './jobs/job-options.js';
+import { createJobService } from './jobs/job-service.js';
 import { sampleEpisode } from './transcripts/sample/sample-episode.js';
 import { createTranscriptService } from './transcripts/transcript-service.js';
+import { createWebhookService, type WebhookSettings } from './webhooks/webhook-service.js';
 
 export interface CoreDeps {
   db: PrismaClient;
@@ -26,8 +35,22 @@ export interface CoreDeps {
   billing?: BillingProvider;
   /** Metering: requests below which counting is exact. Default: 100. */
   exactMeteringBelow?: number;
+  /** The guarded client for every outbound request. Default: one with no allow list. */
+  outbound?: OutboundClient;
+  /** Podcast Index API credentials; when set, new feeds take their Podcast Index id. */
+  podcastIndex?: { key: string; secret: string };
+  /** How webhooks are sent: allow list, retry schedule, time limit, CA. Default: see WebhookSettings. */
+  webhooks?: WebhookSettings;
   /** The public sample episode. Default: the one shipped with Podtext. */
   sampleTranscriptId?: string;
+  /** AI Search's chat model endpoint. Default: none (offline search only). */
+  ai?: AiEndpointConfig;
+  /** The client for `ai.url` only, with that endpoint exempt from the private-address guard. Default: one made for it. */
+  aiOutbound?: OutboundClient;
+  /** Job tunables (lanes' engines, leases, retries, promise). Default: see JobOptions. */
+  jobOptions?: Partial<JobOptions>;
+  /** Queues the `job.done` webhook inside the transaction that sets a job done. Default: none. */
+  onJobDone?: OnJobDone;
 }
 
 /** Builds every core service once; adapters and workers receive the result. */
@@ -46,13 +69,31 @@ export function createServices(deps: CoreDeps) {
     siteUrl: deps.siteUrl,
   });
   const gate = createGate(keys, metering);
+  const outbound = deps.outbound ?? createOutboundClient();
+  const catalogIngest = createCatalogIngest({ db: deps.db, outbound, clock, log: deps.log, podcastIndex: deps.podcastIndex && createPodcastIndexClient({ ...deps.podcastIndex, outbound, clock }) });
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
     db: deps.db,
     sampleTranscriptId: deps.sampleTranscriptId ?? sampleEpisode.transcriptId,
     onAccountChanged: accounts.changed,
   });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts };
+  const webhooks = createWebhookService({ db: deps.db, box: deps.box, clock, links, log: deps.log, settings: deps.webhooks });
+  const aiSearch = setUpAiSearch({ db: deps.db, transcripts, links, onAccountChanged: accounts.changed, log: deps.log, ai: deps.ai, aiOutbound: deps.aiOutbound });
+  const jobs = createJobService({
+    db: deps.db,
+    bus: deps.bus,
+    clock,
+    links,
+    outbox,
+    log: deps.log,
+    sampleTranscriptId: transcripts.sampleTranscriptId,
+    onAccountChanged: accounts.changed,
+    onTranscriptStored: transcripts.forget,
+    onJobDone: deps.onJobDone,
+    options: deps.jobOptions,
+  });
+  const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,7 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/account.js';
+import './types/ai-search.js';
+import './types/job.js';
 import './types/transcript.js';
+import './types/webhook.js';
 
 let built: GraphQLSchema | undefined;
 

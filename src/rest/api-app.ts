@@ -2,11 +2,15 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { invalid } from '../core/errors.js';
 import type { RestEnv } from './env.js';
 import { registerAccountRoutes } from './routes/account.js';
+import { registerAiSearchRoutes } from './routes/ai-search.js';
+import { registerJobRoutes } from './routes/jobs.js';
 import { registerRegistrationRoutes } from './routes/registration.js';
+import { registerRequestRoutes } from './routes/requests.js';
 import { registerTranscriptRoutes } from './routes/transcripts.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 /** Every route module of `/api/v1`, in documentation order. */
-const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes, registerTranscriptRoutes];
+const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes, registerTranscriptRoutes, registerRequestRoutes, registerJobRoutes, registerWebhookRoutes, registerAiSearchRoutes];
 
 /**
  * The spec's REST API, mounted at `/api/v1`. Validation failures become 400s

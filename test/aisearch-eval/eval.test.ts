@@ -20,16 +20,13 @@ describe('AI Search evaluation set', () => {
   it('meets the quality goals', () => {
     console.log(formatReport(report));
     expect(report.categories.exact.recall).toBeGreaterThanOrEqual(0.95);
+    expect(report.categories.synonym.recall).toBeGreaterThanOrEqual(0.8);
     expect(report.categories.misspelled.recall).toBeGreaterThanOrEqual(0.8);
     expect(report.overall.precision).toBeGreaterThanOrEqual(0.85);
     expect(report.falseFound).toBe(0);
   });
 
-  it('finds synonyms at the level WordNet matching reaches on this set', () => {
-    // The goal is 0.8. Word-level WordNet relations reach about 0.71 here: the misses
-    // are words WordNet does not link ("asleep" for "sleep", "present" for "gift" is
-    // demoted as mostly meaning "now"), left for the model re-ranker rather than hidden.
-    expect(report.categories.synonym.recall).toBeGreaterThanOrEqual(0.7);
+  it('keeps synonym matches precise', () => {
     expect(report.categories.synonym.precision).toBeGreaterThanOrEqual(0.85);
   });
 
@@ -55,6 +52,6 @@ describe('AI Search latency', () => {
       }
     }
     times.sort((a, b) => a - b);
-    expect(times[Math.ceil(times.length * 0.95) - 1]).toBeLessThan(50);
+    expect(times[Math.ceil(times.length * 0.95) - 1]).toBeLessThanOrEqual(50);
   });
 });

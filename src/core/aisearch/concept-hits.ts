@@ -1,6 +1,6 @@
 import { findNameVariants } from './name-variants.js';
 import type { PreparedTranscript } from './prepared-transcript.js';
-import type { Concept } from './topic-query.js';
+import type { Concept, Doubt } from './topic-query.js';
 import { irregularBaseOf } from './word-forms.js';
 
 /**
@@ -25,6 +25,8 @@ export interface Hit {
   /** What matched: the query word, a relative, or a transcript spelling of a name. */
   label: string;
   kind: 'exact' | 'related' | 'variant';
+  /** For relatives: the ambiguity discounts inside `weight`. */
+  doubt?: Doubt;
 }
 
 /** Every occurrence of the concept's alternatives and name variants in the prepared transcript. */
@@ -38,7 +40,7 @@ export function findHits(p: PreparedTranscript, concept: Concept, isCommonWord?:
       let ok = t + n <= p.stem.length;
       for (let k = 1; ok && k < n; k++) ok = p.stem[t + k] === alt.stems[k];
       for (let k = 0; ok && k < n; k++) ok = isFormOf(p.norm[t + k], alt.words[k]);
-      if (ok) hits.push({ token: t, length: n, weight: alt.weight, label: alt.label, kind: alt.kind });
+      if (ok) hits.push({ token: t, length: n, weight: alt.weight, label: alt.label, kind: alt.kind, doubt: alt.doubt });
     }
   }
   for (const variant of concept.variants) {
@@ -57,24 +59,31 @@ const WEAK = 0.55;
 const VOUCH_DISTANCE = 3;
 
 /**
- * Discounts broad relatives that occur far from every strong hit of the same
+ * Discounts weak relatives that occur far from every strong hit of the same
  * concept. When a transcript talks about bikes in words, its "vehicles"
  * elsewhere are likely about something else; when it never names the topic
- * directly, the relatives keep their full weight.
+ * directly, the relatives keep their full weight. Narrower words keep it
+ * too unless their own sense is in doubt: a "nap" is sleep wherever it
+ * occurs, while a derived "married" may be about another wedding.
  */
 export function discountStrayRelatives(p: PreparedTranscript, hits: Hit[]): Hit[] {
   const strong = hits.filter((h) => h.weight >= STRONG).map((h) => p.tokenUnit[h.token]);
   if (strong.length === 0) return hits;
   strong.sort((a, b) => a - b);
-  const near = (u: number): boolean => {
-    let lo = 0;
-    let hi = strong.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (strong[mid] < u - VOUCH_DISTANCE) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < strong.length && strong[lo] <= u + VOUCH_DISTANCE;
-  };
-  return hits.map((h) => (h.weight < WEAK && !near(p.tokenUnit[h.token]) ? { ...h, weight: h.weight * 0.8 } : h));
+  const doubtful = (h: Hit): boolean => !h.doubt?.narrower || h.doubt.sense < 1 || h.doubt.pos < 1;
+  return hits.map((h) =>
+    h.weight < WEAK && doubtful(h) && !isNear(strong, p.tokenUnit[h.token]) ? { ...h, weight: h.weight * 0.8 } : h,
+  );
+}
+
+/** True when a unit in `sortedUnits` lies within {@link VOUCH_DISTANCE} units of `unit`. */
+export function isNear(sortedUnits: number[], unit: number): boolean {
+  let lo = 0;
+  let hi = sortedUnits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sortedUnits[mid] < unit - VOUCH_DISTANCE) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sortedUnits.length && sortedUnits[lo] <= unit + VOUCH_DISTANCE;
 }

@@ -1,3 +1,4 @@
+import { aPrefixRelatives } from './prefixed-adjectives.js';
 import { STOPWORDS } from './stopwords.js';
 import { baseFormCandidates } from './word-forms.js';
 import { createWordnetReader, type WordnetPos, type WordnetReader, type WordnetSynset } from './wordnet-reader.js';
@@ -10,6 +11,17 @@ export interface RelatedTerm {
   /** 0–1, lower than an exact match (1). */
   weight: number;
   relation: Relation;
+  /** Part of speech of the sense that links it; null for class heads. */
+  pos: WordnetPos | null;
+  /**
+   * Factor inside `weight` because the linking sense is not the lemma's most
+   * frequent one (1 when it is). Evidence from the transcript may lift it.
+   */
+  senseDiscount: number;
+  /** Factor inside `weight` because the lemma is mostly used as another part of speech (1 when not). */
+  posDiscount: number;
+  /** True when it comes from the topic word's first sense in its part of speech, the sense it almost surely means. */
+  firstSense: boolean;
 }
 
 export interface RelatedTerms {
@@ -48,10 +60,18 @@ const MAX_HYPONYM_SYNSETS = 150;
  * relative is kept only when the linking sense is one of its own two most
  * frequent senses, so "car" gains "automobile" but not "machine".
  *
+ * The word's senses read are those seen in WordNet's tagged corpus, plus any
+ * later sense with exactly the first sense's words (one meaning split by
+ * regular polysemy). "a-" adjectives and their bases ("asleep", "sleep") are
+ * joined too when the adjective's definition uses the base word. Each
+ * relative says which of its ambiguity discounts are inside its weight, so
+ * the transcript's own evidence can lift them (see `weighSenseEvidence`).
+ *
  * @param reader Default: a new {@link createWordnetReader} over the bundled database.
  */
 export function createRelatedTerms(reader: WordnetReader = createWordnetReader()): RelatedTerms {
   const cache = new Map<string, RelatedTerm[]>();
+  const compounds = new Map<string, boolean>();
   const posList: WordnetPos[] = ['n', 'v', 'a', 'r'];
 
   function entriesOf(word: string) {
@@ -97,45 +117,62 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       return false;
     };
 
-    const add = (lemma: string, weight: number, relation: Relation, via: WordnetSynset | null): void => {
+    // The senses seen in the tagged corpus, plus later senses with exactly the first sense's words:
+    // WordNet splits one meaning by regular polysemy ("inheritance" the act, and what is inherited),
+    // and the corpus often saw only one side of it.
+    const sensesToRead = (pos: WordnetPos, offsets: number[], tagged: number): { synset: WordnetSynset; twin: boolean }[] => {
+      const count = Math.min(maxSenses[pos], Math.max(1, tagged), offsets.length);
+      const out = offsets.slice(0, count).map((o) => ({ synset: reader.synset(pos, o), twin: false }));
+      const first = out[0].synset.words.join('|');
+      for (let i = count; i < offsets.length && out.length < maxSenses[pos]; i++) {
+        const synset = reader.synset(pos, offsets[i]);
+        if (synset.words.length > 1 && synset.words.join('|') === first) out.push({ synset, twin: true });
+      }
+      return out;
+    };
+
+    const add = (lemma: string, weight: number, relation: Relation, via: WordnetSynset | null, firstSense = false): void => {
       if (self.has(lemma) || !/^[a-z][a-z' -]*[a-z]$/.test(lemma)) return;
       const single = !lemma.includes(' ');
       const acronym = via?.acronyms.includes(lemma) ?? false;
       if (single && ((lemma.length < 3 && !acronym) || STOPWORDS.has(lemma) || tooGeneral.has(lemma))) return;
       if (tooGeneral.has(lemma)) return;
       let w = weight;
+      let senseDiscount = 1;
+      let posDiscount = 1;
       // Phrasal verbs ("take in" for "kid") are mostly idioms whose words mean something else alone.
       if (!single && via?.pos === 'v') w *= 0.7;
       if (single && via && !acronym) {
         const own = reader.lookup(lemma, via.pos);
         const rank = own ? own.offsets.indexOf(via.offset) : -1;
         if (rank >= 2) return;
-        if (rank === 1) w *= 0.8;
+        if (rank === 1) senseDiscount = 0.8;
         // Untagged senses are listed in no particular order, so a polysemous word
         // ("lettuce" as slang for money) is trusted less unless this is its tagged first sense.
-        else if (own && own.offsets.length > 1 && own.tagSenseCount === 0) w *= 0.75;
+        else if (own && own.offsets.length > 1 && own.tagSenseCount === 0) senseDiscount = 0.75;
         // A word mostly used as another part of speech ("electric" the adjective) rarely means this sense.
         const ownTagged = own?.tagSenseCount ?? 0;
         const otherTagged = Math.max(
           0,
           ...posList.filter((p) => p !== via.pos).map((p) => reader.lookup(lemma, p)?.tagSenseCount ?? 0),
         );
-        if ((ownTagged === 0 && otherTagged > 0) || otherTagged > 2 * ownTagged + 1) w *= 0.6;
+        if ((ownTagged === 0 && otherTagged > 0) || otherTagged > 2 * ownTagged + 1) posDiscount = 0.6;
       }
+      w *= senseDiscount * posDiscount;
       const prev = best.get(lemma);
-      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation });
+      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense });
     };
 
     for (const e of entries) {
       if (maxTagged > 0 && e.tagSenseCount === 0) continue;
       const posFactor = e.tagSenseCount === maxTagged ? 1 : 0.85;
-      const senses = Math.min(maxSenses[e.pos], Math.max(1, e.tagSenseCount), e.offsets.length);
-      for (let r = 0; r < senses; r++) {
+      const read = sensesToRead(e.pos, e.offsets, e.tagSenseCount);
+      for (let r = 0; r < read.length; r++) {
         const m = senseFactor[r] * posFactor;
-        const syn = reader.synset(e.pos, e.offsets[r]);
+        const syn = read[r].synset;
         const selfIndex = syn.words.findIndex((w) => self.has(w)) + 1;
         // Narrower terms and class heads only for main senses: those of rare senses are mostly noise.
-        const mainSense = r === 0 || (r === 1 && posFactor === 1 && e.tagSenseCount >= 2);
+        const mainSense = r === 0 || read[r].twin || (r === 1 && posFactor === 1 && e.tagSenseCount >= 2);
         for (const w of syn.words) add(w, 0.8 * m, 'synonym', syn);
         let hyponyms = 0;
         for (const p of syn.pointers) {
@@ -151,7 +188,7 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
           } else if (p.symbol === '~' && mainSense && hyponyms < MAX_HYPONYM_SYNSETS) {
             hyponyms++;
             const hypo = reader.synset(p.pos, p.offset);
-            for (const w of hypo.words) add(w, 0.55 * m, 'hyponym', hypo);
+            for (const w of hypo.words) add(w, 0.55 * m, 'hyponym', hypo, r === 0 || read[r].twin);
           } else if ((p.symbol === '+' || p.symbol === '\\') && (p.sourceWord === 0 || p.sourceWord === selfIndex)) {
             const target = reader.synset(p.pos, p.offset);
             const words = p.targetWord > 0 ? [target.words[p.targetWord - 1]] : target.words;
@@ -165,6 +202,8 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
         }
       }
     }
+    // "a-" adjectives and their bases ("asleep" and "sleep"), a derivation WordNet leaves unlinked.
+    for (const lemma of self) for (const r of aPrefixRelatives(reader, lemma)) add(r.lemma, 0.7, 'derived', r.via);
     return [...best.values()].sort((a, b) => b.weight - a.weight);
   }
 
@@ -192,12 +231,18 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
     isCompound(words) {
       if (words.length < 2) return false;
       const phrase = words.join(' ');
+      // Asked for every relative's neighbour on every query: remembered.
+      const known = compounds.get(phrase);
+      if (known !== undefined) return known;
       const last = words[words.length - 1];
       // Accept an inflected last word too: "sports cars" is the lemma "sports car".
       const lastForms = baseFormCandidates(last, 'n');
-      return posList.some((pos) =>
-        (pos === 'n' ? lastForms : [last]).some((l) => reader.lookup([...words.slice(0, -1), l].join(' '), pos)),
-      ) || reader.lookup(phrase, 'n') !== null;
+      const answer =
+        posList.some((pos) => (pos === 'n' ? lastForms : [last]).some((l) => reader.lookup([...words.slice(0, -1), l].join(' '), pos))) ||
+        reader.lookup(phrase, 'n') !== null;
+      if (compounds.size > 100_000) compounds.clear();
+      compounds.set(phrase, answer);
+      return answer;
     },
   };
 }

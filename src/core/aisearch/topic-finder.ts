@@ -4,6 +4,7 @@ import { prepareTranscript, timeOfToken, type PreparedTranscript } from './prepa
 import { createRelatedTerms, type RelatedTerms } from './related-terms.js';
 import type { FindResult, SearchableTranscript, TopicMention } from './searchable-transcript.js';
 import { parseTopic } from './topic-query.js';
+import { weighSenseEvidence } from './sense-evidence.js';
 import { rankUnits } from './window-ranking.js';
 import { createStemCache } from './word-forms.js';
 
@@ -89,7 +90,9 @@ export function createTopicFinder(options: TopicFinderOptions = {}): TopicFinder
     const parsed = parseTopic(topic, related, stem);
     if (parsed.concepts.length === 0) return [];
     const terms = related;
-    const hits = parsed.concepts.map((c) => discountStrayRelatives(p, findHits(p, c, (w) => terms.isCommonWord(w))));
+    const hits = parsed.concepts.map((c) =>
+      discountStrayRelatives(p, weighSenseEvidence(p, findHits(p, c, (w) => terms.isCommonWord(w)), (w) => terms.isCompound(w))),
+    );
     const pool = rankUnits(p, parsed, hits).slice(0, POOL_SIZE);
     const chosen: { unit: number; words: Set<string>; score: number; labels: string[] }[] = [];
     while (chosen.length < limit && pool.length > 0) {

@@ -14,6 +14,24 @@ export interface Alternative {
   kind: 'exact' | 'related';
   /** The spelling that produced it, for summaries and debugging. */
   label: string;
+  /** For relatives: the ambiguity discounts inside `weight`, which evidence in the transcript may lift. */
+  doubt?: Doubt;
+}
+
+/** Why a relative's weight was lowered, so a match in context can undo it. */
+export interface Doubt {
+  /** Factor for the linking sense not being the word's most frequent one (1 when it is). */
+  sense: number;
+  /** Factor for the word mostly being another part of speech (1 when not). */
+  pos: number;
+  /** True when the linking sense is a noun, so a determiner before the word shows the sense's part of speech. */
+  noun: boolean;
+  /**
+   * True for narrower words of the topic word's first sense ("nap" for "sleep"): every use of them
+   * in the linking sense implies the topic. Narrower words of a later sense ("lake" under "water"
+   * as a body of water) depend on the topic meaning that sense.
+   */
+  narrower: boolean;
 }
 
 /** One thing the topic asks for: a word, a compound, a quoted phrase or a name. */
@@ -133,7 +151,8 @@ export function parseTopic(topic: string, related: RelatedTerms, stem: (norm: st
           const rKey = `${rStems.join(' ')}|${rWords[rWords.length - 1]}`;
           if (known.has(rKey)) continue;
           known.add(rKey);
-          alternatives.push({ stems: rStems, words: rWords, weight: r.weight, kind: 'related', label: r.lemma });
+          const doubt = { sense: r.senseDiscount, pos: r.posDiscount, noun: r.pos === 'n', narrower: r.relation === 'hyponym' && r.firstSense };
+          alternatives.push({ stems: rStems, words: rWords, weight: r.weight, kind: 'related', label: r.lemma, doubt });
         }
       }
     }

@@ -34,6 +34,8 @@ export interface WordnetSynset {
   /** Members written in capitals in WordNet ("GP", "MD"): abbreviations, not words. */
   acronyms: string[];
   pointers: WordnetPointer[];
+  /** The definition and examples after the `|` of the data line. */
+  gloss: string;
 }
 
 export interface WordnetReader {
@@ -150,7 +152,8 @@ export function createWordnetReader(dir: string = defaultWordnetDir()): WordnetR
     const cached = synsets.get(cacheKey);
     if (cached) return cached;
     const line = readDataLine(pos, offset);
-    const f = line.slice(0, line.indexOf(' | ') >= 0 ? line.indexOf(' | ') : line.length).split(' ');
+    const bar = line.indexOf(' | ');
+    const f = line.slice(0, bar >= 0 ? bar : line.length).split(' ');
     const wordCount = parseInt(f[3], 16);
     const words: string[] = [];
     const acronyms: string[] = [];
@@ -173,7 +176,8 @@ export function createWordnetReader(dir: string = defaultWordnetDir()): WordnetR
         targetWord: parseInt(st.slice(2, 4), 16),
       });
     }
-    const result: WordnetSynset = { offset, pos, words, acronyms, pointers };
+    const gloss = bar >= 0 ? line.slice(bar + 3).trim() : '';
+    const result: WordnetSynset = { offset, pos, words, acronyms, pointers, gloss };
     // Bounded so a long-running process cannot grow it without limit.
     if (synsets.size > 50_000) synsets.clear();
     synsets.set(cacheKey, result);

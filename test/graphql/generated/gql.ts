@@ -20,6 +20,17 @@ type Documents = {
     "\n  mutation RegisterConfirm($token: String!) {\n    registerConfirm(token: $token) {\n      key\n      credits\n      created\n    }\n  }\n": typeof types.RegisterConfirmDocument,
     "\n  mutation RotateKey {\n    rotateKey {\n      key\n    }\n  }\n": typeof types.RotateKeyDocument,
     "\n  mutation BillingPortal {\n    billingPortal {\n      url\n    }\n  }\n": typeof types.BillingPortalDocument,
+    "\n  query WebhookSecret {\n    webhookSecret {\n      secret\n      header\n      scheme\n    }\n  }\n": typeof types.WebhookSecretDocument,
+    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      secret\n      rotated\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
+    "\n  mutation CreateWebhookInbox {\n    createWebhookInbox {\n      id\n      url\n      deliveriesUrl\n      expiresAt\n    }\n  }\n": typeof types.CreateWebhookInboxDocument,
+    "\n  query WebhookInbox($id: ID!) {\n    webhookInbox(id: $id) {\n      expiresAt\n      deliveries {\n        receivedAt\n        headers {\n          name\n          value\n        }\n        body\n      }\n    }\n  }\n": typeof types.WebhookInboxDocument,
+    "\n  mutation AiSearch($transcriptId: String!, $topic: String!) {\n    aiSearch(transcriptId: $transcriptId, topic: $topic) {\n      transcriptId\n      topic\n      found\n      summary\n      mentions {\n        quote\n        context\n        timestampSeconds\n        listenUrl\n      }\n      credits\n      creditsRemaining\n    }\n  }\n": typeof types.AiSearchDocument,
+    "\n  fragment JobFields on Job {\n    id\n    status\n    fast\n    promiseSeconds\n    estimatedReadyAt\n    estimatedSeconds\n    queueAheadEpisodes\n    pollAfterSeconds\n    pollUrl\n    webhookUrl\n    done\n    total\n    createdAt\n    finishedAt\n    creditsRefunded\n    episodes {\n      transcriptId\n      title\n      status\n      url\n      transcriptUrl\n      charged\n      error\n    }\n  }\n": typeof types.JobFieldsFragmentDoc,
+    "\n  mutation RequestTranscription($input: TranscriptionRequestInput!) {\n    requestTranscription(input: $input) {\n      requestId\n      job {\n        ...JobFields\n      }\n      alreadyTranscribed {\n        transcriptId\n        title\n        charged\n        url\n        transcriptUrl\n      }\n      queued\n      creditsCharged\n      creditsRemaining\n      delivery\n      notify\n      dryRun\n      creditsRequired\n      sufficient\n      fast\n      promiseSeconds\n      estimatedSeconds\n      estimatedReadyAt\n      queueAheadEpisodes\n      episodes {\n        transcriptId\n        title\n        status\n        charged\n      }\n    }\n  }\n": typeof types.RequestTranscriptionDocument,
+    "\n  query Jobs($first: Int, $after: String) {\n    jobs(first: $first, after: $after) {\n      totalCount\n      hasNextPage\n      endCursor\n      edges {\n        cursor\n        node {\n          ...JobFields\n        }\n      }\n    }\n  }\n": typeof types.JobsDocument,
+    "\n  query Job($id: String!) {\n    job(id: $id) {\n      ...JobFields\n    }\n  }\n": typeof types.JobDocument,
+    "\n  subscription JobUpdated($id: String!) {\n    jobUpdated(id: $id) {\n      id\n      status\n      done\n      total\n      episodes {\n        transcriptId\n        status\n        transcriptUrl\n      }\n    }\n  }\n": typeof types.JobUpdatedDocument,
+    "\n  subscription MyJobsUpdated {\n    myJobsUpdated {\n      id\n      status\n      done\n    }\n  }\n": typeof types.MyJobsUpdatedDocument,
 };
 const documents: Documents = {
     "\n  query Me {\n    me {\n      credits\n      plan\n      email\n      billingManaged\n      unlocks {\n        transcriptId\n        unlockedAt\n        url\n      }\n    }\n  }\n": types.MeDocument,
@@ -28,6 +39,17 @@ const documents: Documents = {
     "\n  mutation RegisterConfirm($token: String!) {\n    registerConfirm(token: $token) {\n      key\n      credits\n      created\n    }\n  }\n": types.RegisterConfirmDocument,
     "\n  mutation RotateKey {\n    rotateKey {\n      key\n    }\n  }\n": types.RotateKeyDocument,
     "\n  mutation BillingPortal {\n    billingPortal {\n      url\n    }\n  }\n": types.BillingPortalDocument,
+    "\n  query WebhookSecret {\n    webhookSecret {\n      secret\n      header\n      scheme\n    }\n  }\n": types.WebhookSecretDocument,
+    "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      secret\n      rotated\n    }\n  }\n": types.RotateWebhookSecretDocument,
+    "\n  mutation CreateWebhookInbox {\n    createWebhookInbox {\n      id\n      url\n      deliveriesUrl\n      expiresAt\n    }\n  }\n": types.CreateWebhookInboxDocument,
+    "\n  query WebhookInbox($id: ID!) {\n    webhookInbox(id: $id) {\n      expiresAt\n      deliveries {\n        receivedAt\n        headers {\n          name\n          value\n        }\n        body\n      }\n    }\n  }\n": types.WebhookInboxDocument,
+    "\n  mutation AiSearch($transcriptId: String!, $topic: String!) {\n    aiSearch(transcriptId: $transcriptId, topic: $topic) {\n      transcriptId\n      topic\n      found\n      summary\n      mentions {\n        quote\n        context\n        timestampSeconds\n        listenUrl\n      }\n      credits\n      creditsRemaining\n    }\n  }\n": types.AiSearchDocument,
+    "\n  fragment JobFields on Job {\n    id\n    status\n    fast\n    promiseSeconds\n    estimatedReadyAt\n    estimatedSeconds\n    queueAheadEpisodes\n    pollAfterSeconds\n    pollUrl\n    webhookUrl\n    done\n    total\n    createdAt\n    finishedAt\n    creditsRefunded\n    episodes {\n      transcriptId\n      title\n      status\n      url\n      transcriptUrl\n      charged\n      error\n    }\n  }\n": types.JobFieldsFragmentDoc,
+    "\n  mutation RequestTranscription($input: TranscriptionRequestInput!) {\n    requestTranscription(input: $input) {\n      requestId\n      job {\n        ...JobFields\n      }\n      alreadyTranscribed {\n        transcriptId\n        title\n        charged\n        url\n        transcriptUrl\n      }\n      queued\n      creditsCharged\n      creditsRemaining\n      delivery\n      notify\n      dryRun\n      creditsRequired\n      sufficient\n      fast\n      promiseSeconds\n      estimatedSeconds\n      estimatedReadyAt\n      queueAheadEpisodes\n      episodes {\n        transcriptId\n        title\n        status\n        charged\n      }\n    }\n  }\n": types.RequestTranscriptionDocument,
+    "\n  query Jobs($first: Int, $after: String) {\n    jobs(first: $first, after: $after) {\n      totalCount\n      hasNextPage\n      endCursor\n      edges {\n        cursor\n        node {\n          ...JobFields\n        }\n      }\n    }\n  }\n": types.JobsDocument,
+    "\n  query Job($id: String!) {\n    job(id: $id) {\n      ...JobFields\n    }\n  }\n": types.JobDocument,
+    "\n  subscription JobUpdated($id: String!) {\n    jobUpdated(id: $id) {\n      id\n      status\n      done\n      total\n      episodes {\n        transcriptId\n        status\n        transcriptUrl\n      }\n    }\n  }\n": types.JobUpdatedDocument,
+    "\n  subscription MyJobsUpdated {\n    myJobsUpdated {\n      id\n      status\n      done\n    }\n  }\n": types.MyJobsUpdatedDocument,
 };
 
 /**
@@ -68,6 +90,50 @@ export function graphql(source: "\n  mutation RotateKey {\n    rotateKey {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation BillingPortal {\n    billingPortal {\n      url\n    }\n  }\n"): (typeof documents)["\n  mutation BillingPortal {\n    billingPortal {\n      url\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookSecret {\n    webhookSecret {\n      secret\n      header\n      scheme\n    }\n  }\n"): (typeof documents)["\n  query WebhookSecret {\n    webhookSecret {\n      secret\n      header\n      scheme\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      secret\n      rotated\n    }\n  }\n"): (typeof documents)["\n  mutation RotateWebhookSecret {\n    rotateWebhookSecret {\n      secret\n      rotated\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhookInbox {\n    createWebhookInbox {\n      id\n      url\n      deliveriesUrl\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  mutation CreateWebhookInbox {\n    createWebhookInbox {\n      id\n      url\n      deliveriesUrl\n      expiresAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookInbox($id: ID!) {\n    webhookInbox(id: $id) {\n      expiresAt\n      deliveries {\n        receivedAt\n        headers {\n          name\n          value\n        }\n        body\n      }\n    }\n  }\n"): (typeof documents)["\n  query WebhookInbox($id: ID!) {\n    webhookInbox(id: $id) {\n      expiresAt\n      deliveries {\n        receivedAt\n        headers {\n          name\n          value\n        }\n        body\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AiSearch($transcriptId: String!, $topic: String!) {\n    aiSearch(transcriptId: $transcriptId, topic: $topic) {\n      transcriptId\n      topic\n      found\n      summary\n      mentions {\n        quote\n        context\n        timestampSeconds\n        listenUrl\n      }\n      credits\n      creditsRemaining\n    }\n  }\n"): (typeof documents)["\n  mutation AiSearch($transcriptId: String!, $topic: String!) {\n    aiSearch(transcriptId: $transcriptId, topic: $topic) {\n      transcriptId\n      topic\n      found\n      summary\n      mentions {\n        quote\n        context\n        timestampSeconds\n        listenUrl\n      }\n      credits\n      creditsRemaining\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment JobFields on Job {\n    id\n    status\n    fast\n    promiseSeconds\n    estimatedReadyAt\n    estimatedSeconds\n    queueAheadEpisodes\n    pollAfterSeconds\n    pollUrl\n    webhookUrl\n    done\n    total\n    createdAt\n    finishedAt\n    creditsRefunded\n    episodes {\n      transcriptId\n      title\n      status\n      url\n      transcriptUrl\n      charged\n      error\n    }\n  }\n"): (typeof documents)["\n  fragment JobFields on Job {\n    id\n    status\n    fast\n    promiseSeconds\n    estimatedReadyAt\n    estimatedSeconds\n    queueAheadEpisodes\n    pollAfterSeconds\n    pollUrl\n    webhookUrl\n    done\n    total\n    createdAt\n    finishedAt\n    creditsRefunded\n    episodes {\n      transcriptId\n      title\n      status\n      url\n      transcriptUrl\n      charged\n      error\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestTranscription($input: TranscriptionRequestInput!) {\n    requestTranscription(input: $input) {\n      requestId\n      job {\n        ...JobFields\n      }\n      alreadyTranscribed {\n        transcriptId\n        title\n        charged\n        url\n        transcriptUrl\n      }\n      queued\n      creditsCharged\n      creditsRemaining\n      delivery\n      notify\n      dryRun\n      creditsRequired\n      sufficient\n      fast\n      promiseSeconds\n      estimatedSeconds\n      estimatedReadyAt\n      queueAheadEpisodes\n      episodes {\n        transcriptId\n        title\n        status\n        charged\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RequestTranscription($input: TranscriptionRequestInput!) {\n    requestTranscription(input: $input) {\n      requestId\n      job {\n        ...JobFields\n      }\n      alreadyTranscribed {\n        transcriptId\n        title\n        charged\n        url\n        transcriptUrl\n      }\n      queued\n      creditsCharged\n      creditsRemaining\n      delivery\n      notify\n      dryRun\n      creditsRequired\n      sufficient\n      fast\n      promiseSeconds\n      estimatedSeconds\n      estimatedReadyAt\n      queueAheadEpisodes\n      episodes {\n        transcriptId\n        title\n        status\n        charged\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Jobs($first: Int, $after: String) {\n    jobs(first: $first, after: $after) {\n      totalCount\n      hasNextPage\n      endCursor\n      edges {\n        cursor\n        node {\n          ...JobFields\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Jobs($first: Int, $after: String) {\n    jobs(first: $first, after: $after) {\n      totalCount\n      hasNextPage\n      endCursor\n      edges {\n        cursor\n        node {\n          ...JobFields\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Job($id: String!) {\n    job(id: $id) {\n      ...JobFields\n    }\n  }\n"): (typeof documents)["\n  query Job($id: String!) {\n    job(id: $id) {\n      ...JobFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription JobUpdated($id: String!) {\n    jobUpdated(id: $id) {\n      id\n      status\n      done\n      total\n      episodes {\n        transcriptId\n        status\n        transcriptUrl\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription JobUpdated($id: String!) {\n    jobUpdated(id: $id) {\n      id\n      status\n      done\n      total\n      episodes {\n        transcriptId\n        status\n        transcriptUrl\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription MyJobsUpdated {\n    myJobsUpdated {\n      id\n      status\n      done\n    }\n  }\n"): (typeof documents)["\n  subscription MyJobsUpdated {\n    myJobsUpdated {\n      id\n      status\n      done\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { aPrefixRelatives } from './prefixed-adjectives.js';
+import { createRelatedTerms } from './related-terms.js';
+import type { SearchableTranscript } from './searchable-transcript.js';
+import { createTopicFinder } from './topic-finder.js';
+import { createWordnetReader } from './wordnet-reader.js';
+
+/** Filler that shares no word or relative with the topics below, to put distance between sentences. */
+const filler = [
+  'The committee met on Tuesday to go over the minutes.',
+  'Somebody had left the window open again.',
+  'We argued about the colour of the new logo.',
+  'The printer on the third floor jammed twice.',
+  'Lunch was late because the order went missing.',
+  'Nobody could remember the password for the projector.',
+];
+
+function doc(...sentences: string[]): SearchableTranscript {
+  return {
+    language: 'en',
+    wordTimesEstimated: false,
+    segments: sentences.map((text, i) => ({ start: i * 10, end: i * 10 + 9, text, speaker: null, words: [] })),
+  };
+}
+
+const quotes = (r: { mentions: { quote: string }[] }): string[] => r.mentions.map((m) => m.quote);
+
+describe('evidence from the transcript about a relative\'s sense', () => {
+  const finder = createTopicFinder();
+
+  it('reads "present" as a gift after a determiner, and once it is used so near "gift", everywhere', () => {
+    const d = doc(
+      'For her birthday she chose a gift with great care.',
+      'He accepted the present with thanks.',
+      ...filler,
+      'Weeks later she asked about his present again.',
+      ...filler,
+      'He was not present at the meeting.',
+    );
+    expect(quotes(finder.find(d, 'gift'))).toEqual([
+      'For her birthday she chose a gift with great care.',
+      'Weeks later she asked about his present again.',
+    ]);
+    // Without "gift" anywhere nothing settles the sense: the noun after "his" alone is not enough.
+    const noGift = doc('Weeks later she asked about his present again.', ...filler, 'He was not present at the meeting.');
+    expect(finder.find(noGift, 'gift').found).toBe(false);
+  });
+
+  it('counts a relative at half weight where it starts a compound', () => {
+    expect(finder.find(doc('The car was full of shopping.'), 'automobiles').found).toBe(true);
+    expect(finder.find(doc('The car park was full by seven.'), 'automobiles').found).toBe(false);
+  });
+
+  it('keeps narrower words far from the topic\'s own words, not wider ones', () => {
+    const sleep = doc('She fell asleep on the sofa.', ...filler, 'A short nap after lunch helps.');
+    expect(quotes(finder.find(sleep, 'sleep'))).toEqual(['She fell asleep on the sofa.', 'A short nap after lunch helps.']);
+    const bikes = doc('I ride my bike every day.', ...filler, 'Delivery vehicles block the road.');
+    expect(quotes(finder.find(bikes, 'bicycles'))).toEqual(['I ride my bike every day.']);
+  });
+});
+
+describe('WordNet relations beyond its pointers', () => {
+  const wn = createWordnetReader();
+
+  it('pairs "a-" adjectives with their base only when the definition uses the base', () => {
+    expect(aPrefixRelatives(wn, 'sleep').map((r) => r.lemma)).toEqual(['asleep']);
+    expect(aPrefixRelatives(wn, 'asleep').map((r) => r.lemma)).toEqual(['sleep']);
+    expect(aPrefixRelatives(wn, 'float').map((r) => r.lemma)).toEqual(['afloat']);
+    for (const w of ['head', 'ware', 'way', 'typical', 'ahead', 'aware']) expect(aPrefixRelatives(wn, w)).toEqual([]);
+  });
+
+  it('reads later senses that repeat the first sense\'s words ("inheritance" and what is inherited)', () => {
+    const lemmas = createRelatedTerms(wn).related('inheritance').map((r) => r.lemma);
+    expect(lemmas).toEqual(expect.arrayContaining(['inherit', 'bequest', 'legacy']));
+  });
+});

@@ -1,0 +1,53 @@
+import { isNear, type Hit } from './concept-hits.js';
+import type { PreparedTranscript } from './prepared-transcript.js';
+
+/** Words after which the next word is a noun: "the present", "such a present", "his present". */
+const NOUN_MARKERS: ReadonlySet<string> = new Set('a an the my your his her its our their this these those every another'.split(' '));
+
+/** What a relative counts as the first word of a compound. */
+const COMPOUND_FACTOR = 0.5;
+
+/**
+ * Weighs a relative by what its surroundings in the transcript show about
+ * its sense. Three kinds of evidence, all from the transcript's own words:
+ *
+ * - Part of speech: a relative linked through a noun sense but mostly used as
+ *   another part of speech ("present" for "gift", usually the adjective) is
+ *   used as a noun right after a determiner or possessive, so that discount
+ *   does not apply there.
+ * - One sense per discourse: a relative linked through one of its less
+ *   frequent senses is used in that sense when it occurs near the topic's own
+ *   words (within a few units); a speaker keeps to one sense of a word
+ *   through one conversation, so the discount is lifted at every occurrence
+ *   of that same spelling. Other spellings sharing its stem ("presently") are
+ *   not vouched for.
+ *
+ * - Compounds: a one-word relative that is the first word of a compound
+ *   WordNet knows ("washing" in "washing machine", "car" in "car park") names
+ *   something else there, and counts half.
+ *
+ * Hits without doubt (exact words, respellings, plain synonyms) pass through unchanged.
+ *
+ * @param isCompound Tells whether words form one WordNet lemma. Default: nothing is a compound.
+ */
+export function weighSenseEvidence(p: PreparedTranscript, hits: Hit[], isCompound: (words: string[]) => boolean = () => false): Hit[] {
+  if (!hits.some((h) => h.doubt)) return hits;
+  const surface = (h: Hit): string => p.norm.slice(h.token, h.token + h.length).join(' ');
+  const exactUnits = hits.filter((h) => h.kind === 'exact').map((h) => p.tokenUnit[h.token]);
+  exactUnits.sort((a, b) => a - b);
+  const settled = new Set<string>();
+  for (const h of hits) {
+    if (h.doubt && h.doubt.sense < 1 && isNear(exactUnits, p.tokenUnit[h.token])) settled.add(surface(h));
+  }
+  return hits.map((h) => {
+    if (!h.doubt) return h;
+    let weight = h.weight;
+    if (h.doubt.sense < 1 && settled.has(surface(h))) weight /= h.doubt.sense;
+    if (h.doubt.pos < 1 && h.doubt.noun && h.token > 0 && NOUN_MARKERS.has(p.norm[h.token - 1])) weight /= h.doubt.pos;
+    const next = h.token + 1;
+    if (h.length === 1 && next < p.norm.length && p.tokenSegment[next] === p.tokenSegment[h.token] && isCompound([p.norm[h.token], p.norm[next]])) {
+      weight *= COMPOUND_FACTOR;
+    }
+    return weight === h.weight ? h : { ...h, weight };
+  });
+}

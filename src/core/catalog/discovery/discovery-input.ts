@@ -1,0 +1,51 @@
+import { invalid } from '../../errors.js';
+
+/** Longest search query accepted, in characters. */
+export const MAX_QUERY_LENGTH = 500;
+/** Shows a search returns at most. */
+export const SEARCH_LIMIT = 25;
+/** Episode list length: default and maximum (spec 4.2, 8). */
+export const EPISODE_LIST = { default: 100, max: 1000 } as const;
+/** Trending list length: default and maximum (spec 4.2, 8). */
+export const TRENDING_LIST = { default: 24, max: 100 } as const;
+/** Trending language when none is given. */
+export const TRENDING_DEFAULT_LANG = 'en';
+
+const LARGEST_ID = 9_223_372_036_854_775_807n;
+
+/**
+ * A feed id from a path, a query or a GraphQL argument: a positive integer.
+ * @throws DomainError `invalid_request` naming `field`.
+ */
+export function parseFeedId(value: string | number | bigint, field = 'feed_id'): bigint {
+  const text = String(value).trim();
+  if (!/^[0-9]{1,19}$/.test(text) || BigInt(text) < 1n || BigInt(text) > LARGEST_ID) throw invalid(field, 'must be a positive integer');
+  return BigInt(text);
+}
+
+/** An Apple (iTunes) collection id: a positive integer. */
+export function parseAppleId(value: string | number | bigint, field = 'apple_id'): bigint {
+  return parseFeedId(value, field);
+}
+
+/**
+ * A list length between 1 and `limits.max`, `limits.default` when absent.
+ * @throws DomainError `invalid_request` naming `field`.
+ */
+export function listLength(value: number | string | null | undefined, limits: { default: number; max: number }, field: string): number {
+  if (value === undefined || value === null || value === '') return limits.default;
+  const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > limits.max) throw invalid(field, `must be an integer from 1 to ${limits.max}`);
+  return n;
+}
+
+/**
+ * The search query, trimmed.
+ * @throws DomainError `invalid_request` naming `q` when empty or longer than {@link MAX_QUERY_LENGTH}.
+ */
+export function searchQuery(q: string | null | undefined): string {
+  const text = (q ?? '').trim();
+  if (!text) throw invalid('q', 'required: a show name, a podcast-directory link or an RSS feed URL');
+  if (text.length > MAX_QUERY_LENGTH) throw invalid('q', `at most ${MAX_QUERY_LENGTH} characters`);
+  return text;
+}

@@ -1,0 +1,136 @@
+import type { Tx } from '../../transaction.js';
+import type { ParsedEpisode, ParsedShow } from '../feed/feed-types.js';
+import { searchKey } from './search-key.js';
+import { bestTranscriptLink } from './transcript-link.js';
+
+/** Episodes written per statement. */
+const EPISODE_BATCH = 500;
+
+/** The `shows` columns a feed's channel fills, in Prisma's names. */
+export function showDetails(show: ParsedShow, fallbackTitle = '') {
+  const title = show.title.trim() || fallbackTitle;
+  const key = searchKey(title);
+  return {
+    title,
+    author: show.author ?? '',
+    description: show.description ?? '',
+    artwork: show.artwork ?? '',
+    language: show.language,
+    categories: show.categories,
+    website: show.website,
+    itunesType: show.itunesType,
+    podcastGuid: show.podcastGuid,
+    explicit: show.explicit,
+    searchName: key.name,
+    searchCompact: key.compact,
+  };
+}
+
+function episodeRow(e: ParsedEpisode) {
+  const transcript = bestTranscriptLink(e.transcripts);
+  return {
+    transcript_id: e.transcriptId,
+    guid: e.guid,
+    title: e.title,
+    description: e.description,
+    episode_number: e.episode,
+    season: e.season,
+    published_at: e.publishedAt?.toISOString() ?? null,
+    duration_seconds: e.durationSeconds,
+    audio_url: e.audioUrl,
+    audio_type: e.audioType,
+    audio_bytes: e.audioBytes,
+    image: e.image,
+    link: e.link,
+    pt_url: transcript?.url ?? null,
+    pt_type: transcript?.type ?? null,
+    persons: e.persons,
+  };
+}
+
+// Episodes are keyed by transcript_id, which comes from the guid alone; a guid such
+// as "1" can appear in two feeds, and the show that had it first keeps it. Rows that
+// did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing.
+const UPSERT_EPISODES = `
+INSERT INTO episodes AS e (transcript_id, show_id, guid, title, description, episode_number, season, published_at,
+  duration_seconds, audio_url, audio_type, audio_bytes, image, link, publisher_transcript_url, publisher_transcript_type,
+  persons, created_at, updated_at)
+SELECT r.transcript_id, $2::bigint, r.guid, r.title, r.description, r.episode_number, r.season, r.published_at,
+  r.duration_seconds, r.audio_url, r.audio_type, r.audio_bytes, r.image, r.link, r.pt_url, r.pt_type,
+  COALESCE(r.persons, '[]'::jsonb), $3::timestamptz, $3::timestamptz
+FROM json_to_recordset($1::json) AS r(transcript_id text, guid text, title text, description text, episode_number integer,
+  season integer, published_at timestamptz, duration_seconds integer, audio_url text, audio_type text, audio_bytes bigint,
+  image text, link text, pt_url text, pt_type text, persons jsonb)
+ON CONFLICT (transcript_id) DO UPDATE SET
+  guid = EXCLUDED.guid, title = EXCLUDED.title, description = EXCLUDED.description,
+  episode_number = EXCLUDED.episode_number, season = EXCLUDED.season, published_at = EXCLUDED.published_at,
+  duration_seconds = EXCLUDED.duration_seconds, audio_url = EXCLUDED.audio_url, audio_type = EXCLUDED.audio_type,
+  audio_bytes = EXCLUDED.audio_bytes, image = EXCLUDED.image, link = EXCLUDED.link,
+  publisher_transcript_url = EXCLUDED.publisher_transcript_url,
+  publisher_transcript_type = EXCLUDED.publisher_transcript_type,
+  persons = EXCLUDED.persons, updated_at = EXCLUDED.updated_at
+WHERE e.show_id = EXCLUDED.show_id AND
+  (e.guid, e.title, e.description, e.episode_number, e.season, e.published_at, e.duration_seconds, e.audio_url,
+   e.audio_type, e.audio_bytes, e.image, e.link, e.publisher_transcript_url, e.publisher_transcript_type, e.persons)
+  IS DISTINCT FROM
+  (EXCLUDED.guid, EXCLUDED.title, EXCLUDED.description, EXCLUDED.episode_number, EXCLUDED.season, EXCLUDED.published_at,
+   EXCLUDED.duration_seconds, EXCLUDED.audio_url, EXCLUDED.audio_type, EXCLUDED.audio_bytes, EXCLUDED.image,
+   EXCLUDED.link, EXCLUDED.publisher_transcript_url, EXCLUDED.publisher_transcript_type, EXCLUDED.persons)
+RETURNING (xmax = 0) AS inserted`;
+
+/**
+ * Inserts new episodes and updates changed ones of `showId`. Episodes missing
+ * from the feed are left alone: a show's history outlives its feed's window.
+ * @returns how many episodes were new.
+ */
+export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<number> {
+  const seen = new Set<string>();
+  const rows = episodes.filter((e) => !seen.has(e.transcriptId) && seen.add(e.transcriptId)).map(episodeRow);
+  let inserted = 0;
+  for (let at = 0; at < rows.length; at += EPISODE_BATCH) {
+    const written = await tx.$queryRawUnsafe<{ inserted: boolean }[]>(
+      UPSERT_EPISODES,
+      JSON.stringify(rows.slice(at, at + EPISODE_BATCH)),
+      showId,
+      now,
+    );
+    inserted += written.filter((r) => r.inserted).length;
+  }
+  return inserted;
+}
+
+/** Recomputes `episode_count_tracked` and `newest_episode_at` from the stored episodes. */
+export async function refreshEpisodeStats(tx: Tx, showId: bigint): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `UPDATE shows SET episode_count_tracked = s.n, newest_episode_at = s.newest
+     FROM (SELECT count(*)::int AS n, max(published_at) AS newest FROM episodes WHERE show_id = $1::bigint) s
+     WHERE id = $1::bigint`,
+    showId,
+  );
+}
+
+/**
+ * Queues a fetch for each episode of the feed that links a publisher
+ * transcript and has none yet. A link already queued, or already given up on,
+ * is left as it is unless the feed now names another URL.
+ */
+export async function queueTranscriptFetches(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<void> {
+  const links = episodes.flatMap((e) => {
+    const link = bestTranscriptLink(e.transcripts);
+    return link ? [{ transcript_id: e.transcriptId, url: link.url, type: link.type, language: link.language }] : [];
+  });
+  if (links.length === 0) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO publisher_transcript_fetches AS f (transcript_id, show_id, url, type, language, next_attempt_at, created_at)
+     SELECT DISTINCT ON (e.transcript_id) e.transcript_id, e.show_id, r.url, r.type, r.language, $3, $3
+     FROM json_to_recordset($1::json) AS r(transcript_id text, url text, type text, language text)
+     JOIN episodes e ON e.transcript_id = r.transcript_id AND e.show_id = $2::bigint
+     WHERE e.transcript_status = 'none' AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.transcript_id = e.transcript_id)
+     ON CONFLICT (transcript_id) DO UPDATE SET url = EXCLUDED.url, type = EXCLUDED.type, language = EXCLUDED.language,
+       attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at, last_error = NULL
+     WHERE f.url IS DISTINCT FROM EXCLUDED.url`,
+    JSON.stringify(links),
+    showId,
+    now,
+  );
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { Actor } from '../accounts/actor.js';
+import type { Clock } from '../clock.js';
+import { DomainError } from '../errors.js';
+import * as ledger from '../ledger.js';
+import type { Links } from '../links.js';
+import { inTransaction, type Tx } from '../transaction.js';
+import { deliveryText } from './delivery-text.js';
+import { drainSeconds, promiseSeconds } from './eta.js';
+import type { JobChange } from './finish-jobs.js';
+import { pollUrl } from './job-done-payload.js';
+import type { JobOptions } from './job-options.js';
+import type { JobView, JobViews } from './job-view.js';
+import { laneOf } from './lanes.js';
+import { liveSlots, queueAheadOfNew } from './queue-state.js';
+import { type EpisodeQuote, paidSeconds, quoteEpisodes, quoteTotal } from './quote.js';
+import { checkRequestInput, type CheckedRequest, type TranscriptionRequestInput } from './request-input.js';
+import { addRequestedEpisodes, resolveEpisodes } from './resolve-episodes.js';
+import { queueOrJoinTask } from './task-queue.js';
+import { readLaneRates } from './throughput.js';
+import { unlockHeld } from './unlock-held.js';
+
+/** An episode already in the library, unlocked by the request. */
+export interface AlreadyTranscribed {
+  transcriptId: string;
+  title: string;
+  charged: number;
+  url: string;
+  transcriptUrl: string;
+}
+
+/** What one requested episode costs: library (`ready`) or to transcribe (`queued`). */
+export interface QuotedEpisode {
+  transcriptId: string;
+  title: string;
+  status: 'ready' | 'queued';
+  charged: number;
+}
+
+/** The result of `POST /requests` (spec 2.8) and, with `dryRun`, the quote. */
+export interface RequestResult {
+  dryRun: boolean;
+  requestId: string | null;
+  job: JobView | null;
+  alreadyTranscribed: AlreadyTranscribed[];
+  queued: number;
+  /** What the request costs (or would cost). */
+  creditsRequired: number;
+  creditsCharged: number;
+  creditsRemaining: number;
+  /** Whether the balance covers `creditsRequired` (always true for a request that went through). */
+  sufficient: boolean;
+  fast: boolean;
+  promiseSeconds: number | null;
+  estimatedSeconds: number;
+  estimatedReadyAt: Date | null;
+  queueAheadEpisodes: number;
+  episodes: QuotedEpisode[];
+  delivery: string;
+  notify: string;
+}
+
+export interface RequesterDeps {
+  db: PrismaClient;
+  clock: Clock;
+  links: Links;
+  options: JobOptions;
+  views: JobViews;
+  sampleTranscriptId: string;
+  /** Publishes what changed, once the transaction has committed. */
+  afterCommit(changes: JobChange[], accounts: string[]): Promise<void>;
+}
+
+/** The episodes' states moved between planning and committing: plan again. */
+class PlanOutdated extends Error {}
+
+interface Plan {
+  quotes: EpisodeQuote[];
+  total: number;
+  estimatedSeconds: number;
+  queueAheadEpisodes: number;
+  promiseSeconds: number | null;
+}
+
+/** `POST /requests`: unlock what is held, queue the rest as one job, all or nothing. */
+export function createRequester(deps: RequesterDeps) {
+  const { db, clock, links, options } = deps;
+
+  async function plan(accountId: string, input: CheckedRequest): Promise<Plan> {
+    const episodes = await resolveEpisodes(db, input.items);
+    const ids = episodes.map((e) => e.transcriptId);
+    const unlocked = await db.unlock.findMany({ where: { accountId, transcriptId: { in: ids } }, select: { transcriptId: true } });
+    const paid = await db.$queryRaw<{ transcript_id: string }[]>`
+      SELECT je.transcript_id FROM job_episodes je JOIN jobs j ON j.id = je.job_id
+      WHERE j.account_id = ${accountId}::uuid AND je.status = 'queued' AND je.charged > 0
+        AND je.transcript_id = ANY(${ids}) AND (j.fast OR NOT ${input.fast})`;
+    const quotes = quoteEpisodes(episodes, {
+      fast: input.fast,
+      unlocked: new Set(unlocked.map((u) => u.transcriptId)),
+      alreadyPaid: new Set(paid.map((p) => p.transcript_id)),
+      unknownDurationSeconds: options.unknownDurationSeconds,
+    });
+    const toTranscribe = quotes.filter((q) => q.kind === 'transcribe');
+    let estimatedSeconds = 0;
+    let queueAheadEpisodes = 0;
+    let promise: number | null = null;
+    if (toTranscribe.length > 0) {
+      const lane = laneOf(input.fast);
+      const ahead = await queueAheadOfNew(db, lane, toTranscribe.reduce((n, q) => n + q.audioSeconds, 0));
+      const rates = await readLaneRates(db, options.laneEngines);
+      const slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
+      estimatedSeconds = drainSeconds(ahead.remaining, rates, slots);
+      queueAheadEpisodes = ahead.aheadEpisodes;
+      if (input.fast) promise = promiseSeconds(estimatedSeconds, { minSeconds: options.minPromiseSeconds, factor: options.promiseFactor });
+    }
+    return { quotes, total: quoteTotal(quotes), estimatedSeconds, queueAheadEpisodes, promiseSeconds: promise };
+  }
+
+  /** Everything the request changes, in one transaction. */
+  async function commit(tx: Tx, accountId: string, input: CheckedRequest, notify: string, p: Plan, jobId: string) {
+    const library = p.quotes.filter((q) => q.kind === 'library');
+    const transcribe = p.quotes.filter((q) => q.kind === 'transcribe');
+    await addRequestedEpisodes(tx, transcribe.map((q) => q.episode));
+    // Tasks are locked before the account, in transcript order: the order settlements lock in too.
+    const tasks = new Map<string, string>();
+    for (const q of [...transcribe].sort((a, b) => a.episode.transcriptId.localeCompare(b.episode.transcriptId))) {
+      const task = await queueOrJoinTask(tx, {
+        transcriptId: q.episode.transcriptId,
+        lane: laneOf(input.fast),
+        audioUrl: q.episode.audioUrl,
+        audioSeconds: q.audioSeconds,
+        maxSeconds: paidSeconds(q.billedHours, options.maxEpisodeSeconds),
+        maxAttempts: options.maxAttempts,
+        leaseSeconds: options.leaseSeconds,
+        retryDelaySeconds: options.retryDelaySeconds,
+      });
+      if (!task) throw new PlanOutdated();
+      if (task.created) {
+        const marked = await tx.$executeRaw`
+          UPDATE episodes SET transcript_status = 'processing', updated_at = now()
+          WHERE transcript_id = ${q.episode.transcriptId} AND transcript_status <> 'ready'`;
+        if (marked === 0) throw new PlanOutdated();
+      }
+      tasks.set(q.episode.transcriptId, task.id);
+    }
+    const [account] = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+    if (!account) throw new DomainError('not_found', 'No such account');
+    if (p.total > account.credits) throw insufficient(p.total, account.credits);
+    const charged = new Map<string, number>();
+    for (const q of library) charged.set(q.episode.transcriptId, await unlockHeld(tx, accountId, q.episode.transcriptId, deps.sampleTranscriptId));
+    if (transcribe.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO jobs (id, account_id, fast, notify_email, webhook_url, promise_seconds, total, created_at)
+        VALUES (${jobId}::uuid, ${accountId}::uuid, ${input.fast}, ${notify}, ${input.webhookUrl}, ${p.promiseSeconds}, ${transcribe.length}, ${clock.now()})`;
+    }
+    for (const q of transcribe) {
+      const tid = q.episode.transcriptId;
+      const base = q.charged - q.premium;
+      const chargeRef = base > 0 ? `job:${jobId}:${tid}` : null;
+      const premiumRef = q.premium > 0 ? `job:${jobId}:${tid}:premium` : null;
+      const what = `"${q.episode.title.slice(0, 80)}" (${q.billedHours} h, job ${jobId})`;
+      if (chargeRef) await ledger.charge(tx, accountId, base, chargeRef, `Transcription of ${what}, unlock included`);
+      if (premiumRef) await ledger.charge(tx, accountId, q.premium, premiumRef, `Fast-lane premium for ${what}`);
+      await tx.$executeRaw`
+        INSERT INTO job_episodes (job_id, transcript_id, position, title, task_id, billed_hours, charged, charge_reference, premium_reference)
+        VALUES (${jobId}::uuid, ${tid}, ${q.episode.position}, ${q.episode.title}, ${tasks.get(tid)}::uuid, ${q.billedHours}, ${q.charged}, ${chargeRef}, ${premiumRef})`;
+      charged.set(tid, q.charged);
+    }
+    const after = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { credits: true } });
+    return { charged, balance: after.credits };
+  }
+
+  function insufficient(required: number, available: number): DomainError {
+    return new DomainError(
+      'insufficient_credits',
+      `This request needs ${required} credit${required === 1 ? '' : 's'}; the balance is ${available}. Nothing was charged or queued.`,
+      { required, available },
+    );
+  }
+
+  return async function request(actor: Actor, raw: TranscriptionRequestInput): Promise<RequestResult> {
+    const input = checkRequestInput(raw);
+    const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { email: true, credits: true } });
+    if (!account) throw new DomainError('not_found', 'No such account');
+    const notify = input.email ?? account.email;
+    for (let round = 1; ; round++) {
+      const p = await plan(actor.accountId, input);
+      const library = p.quotes.filter((q) => q.kind === 'library');
+      const transcribe = p.quotes.filter((q) => q.kind === 'transcribe');
+      const facts = { queued: transcribe.length, library: library.length, fast: input.fast, promiseSeconds: p.promiseSeconds, notify, webhookUrl: input.webhookUrl };
+      const base = {
+        alreadyTranscribed: [] as AlreadyTranscribed[],
+        queued: transcribe.length,
+        creditsRequired: p.total,
+        fast: input.fast,
+        promiseSeconds: p.promiseSeconds,
+        queueAheadEpisodes: p.queueAheadEpisodes,
+        notify,
+      };
+      if (input.dryRun) {
+        const balance = (await db.account.findUniqueOrThrow({ where: { id: actor.accountId }, select: { credits: true } })).credits;
+        return {
+          ...base,
+          dryRun: true,
+          requestId: null,
+          job: null,
+          alreadyTranscribed: library.map((q) => alreadyTranscribed(q, q.charged)),
+          creditsCharged: 0,
+          creditsRemaining: balance,
+          sufficient: p.total <= balance,
+          estimatedSeconds: p.estimatedSeconds,
+          estimatedReadyAt: transcribe.length ? new Date(clock.now().getTime() + p.estimatedSeconds * 1000) : null,
+          episodes: p.quotes.map((q) => quoted(q, q.charged)),
+          delivery: deliveryText({ ...facts, dryRun: true, estimatedSeconds: p.estimatedSeconds, pollUrl: null }),
+        };
+      }
+      const jobId = randomUUID();
+      let done: { charged: Map<string, number>; balance: number };
+      try {
+        done = await inTransaction(db, (tx) => commit(tx, actor.accountId, input, notify, p, jobId));
+      } catch (err) {
+        if (err instanceof PlanOutdated && round < 4) continue;
+        throw err;
+      }
+      const hasJob = transcribe.length > 0;
+      await deps.afterCommit(hasJob ? [{ jobId, accountId: actor.accountId, status: 'queued' }] : [], [actor.accountId]);
+      const job = hasJob ? await deps.views.get(db, actor.accountId, jobId) : null;
+      const creditsCharged = [...done.charged.values()].reduce((n, c) => n + c, 0);
+      return {
+        ...base,
+        dryRun: false,
+        requestId: job?.id ?? null,
+        job,
+        alreadyTranscribed: library.map((q) => alreadyTranscribed(q, done.charged.get(q.episode.transcriptId) ?? 0)),
+        creditsRequired: creditsCharged,
+        creditsCharged,
+        creditsRemaining: done.balance,
+        sufficient: true,
+        estimatedSeconds: job?.estimatedSeconds ?? 0,
+        estimatedReadyAt: job?.estimatedReadyAt ?? null,
+        queueAheadEpisodes: job?.queueAheadEpisodes ?? 0,
+        episodes: p.quotes.map((q) => quoted(q, done.charged.get(q.episode.transcriptId) ?? 0)),
+        delivery: deliveryText({ ...facts, dryRun: false, estimatedSeconds: job?.estimatedSeconds ?? 0, pollUrl: job ? pollUrl(links, job.id) : null }),
+      };
+    }
+  };
+
+  function alreadyTranscribed(q: EpisodeQuote, charged: number): AlreadyTranscribed {
+    const id = q.episode.transcriptId;
+    return { transcriptId: id, title: q.episode.title, charged, url: links.episodePage(id), transcriptUrl: links.transcript(id) };
+  }
+
+  function quoted(q: EpisodeQuote, charged: number): QuotedEpisode {
+    return { transcriptId: q.episode.transcriptId, title: q.episode.title, status: q.kind === 'library' ? 'ready' : 'queued', charged };
+  }
+}
+

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { drainSeconds, pollAfterSeconds, promiseSeconds } from './eta.js';
+
+describe('ETA arithmetic', () => {
+  it('divides remaining audio by lane rate and slots', () => {
+    expect(drainSeconds({ standard: 600, fast: 0 }, { standard: 3, fast: 20 }, 2)).toBe(100);
+    expect(drainSeconds({ standard: 300, fast: 400 }, { standard: 3, fast: 20 }, 1)).toBe(120);
+    expect(drainSeconds({ standard: 30, fast: 0 }, { standard: 3, fast: 3 }, 0)).toBe(10);
+  });
+
+  it('poll_after_seconds is a quarter of the remaining estimate within 30–300, null when done', () => {
+    expect(pollAfterSeconds(0)).toBe(30);
+    expect(pollAfterSeconds(400)).toBe(100);
+    expect(pollAfterSeconds(10_000)).toBe(300);
+    expect(pollAfterSeconds(null)).toBeNull();
+  });
+
+  it('the fast-lane promise is at least 300 s and grows with the estimate', () => {
+    expect(promiseSeconds(10, { minSeconds: 300, factor: 2 })).toBe(300);
+    expect(promiseSeconds(200, { minSeconds: 300, factor: 2 })).toBe(420);
+    expect(promiseSeconds(1000, { minSeconds: 300, factor: 2 })).toBe(2040);
+  });
+});

@@ -1,0 +1,46 @@
+import type { Lane } from './lanes.js';
+
+/** Audio seconds one worker slot transcribes per wall-clock second, per lane. */
+export type LaneRates = Record<Lane, number>;
+
+/**
+ * Throughput assumed before anything was measured, in audio seconds per
+ * slot-second: pocketsphinx runs at about 0.3–0.4 × real time on one core,
+ * whisper.cpp's base model at about real time on a CPU core, and a rented GPU
+ * behind the OpenAI API at tens of times real time.
+ */
+export function defaultRate(engine: string): number {
+  if (engine === 'openai') return 20;
+  if (engine === 'whisper-cpp') return 1;
+  return 2.5;
+}
+
+/**
+ * Seconds until `remaining` audio (per lane) is transcribed by `slots`
+ * workers sharing the queue: chunks of one episode spread over idle slots,
+ * so work divides across slots.
+ */
+export function drainSeconds(remaining: Record<Lane, number>, rates: LaneRates, slots: number): number {
+  const slotSeconds = remaining.standard / rates.standard + remaining.fast / rates.fast;
+  return Math.ceil(slotSeconds / Math.max(1, slots));
+}
+
+/** Bounds of `poll_after_seconds` (spec 4.4 and 8). */
+export const POLL_AFTER_MIN = 30;
+export const POLL_AFTER_MAX = 300;
+
+/** A quarter of the remaining estimate, clamped to 30–300 s; null once the job is done. */
+export function pollAfterSeconds(remainingSeconds: number | null): number | null {
+  if (remainingSeconds === null) return null;
+  return Math.min(POLL_AFTER_MAX, Math.max(POLL_AFTER_MIN, Math.ceil(remainingSeconds / 4)));
+}
+
+/**
+ * The fast-lane promise: `factor` × the fast-lane estimate (which grows with
+ * the batch and with the fast queue ahead), rounded up to whole minutes, and
+ * never under `minSeconds` (spec: at least 300).
+ */
+export function promiseSeconds(fastEstimateSeconds: number, opts: { minSeconds: number; factor: number }): number {
+  const scaled = Math.ceil((fastEstimateSeconds * opts.factor) / 60) * 60;
+  return Math.max(opts.minSeconds, scaled);
+}

@@ -1,0 +1,111 @@
+import { invalid } from '../errors.js';
+
+/** Episodes one `POST /requests` may name (spec section 8). */
+export const MAX_EPISODES_PER_REQUEST = 25;
+
+/** One episode as a client names it: from an episode list of ours or of any feed. */
+export interface RequestItem {
+  guid: string;
+  /** The audio URL (`audio_url` of the episode list). */
+  url: string;
+  title?: string | null;
+  date?: string | null;
+  /** Length in seconds; sets the price. */
+  secs?: number | null;
+}
+
+/** `POST /requests` and GraphQL `requestTranscription`, as the adapters pass them. */
+export interface TranscriptionRequestInput {
+  episodes: RequestItem[];
+  email?: string | null;
+  webhookUrl?: string | null;
+  dryRun?: boolean | null;
+  fast?: boolean | null;
+}
+
+export interface CheckedItem {
+  guid: string;
+  url: string;
+  title: string | null;
+  date: Date | null;
+  secs: number | null;
+}
+
+export interface CheckedRequest {
+  items: CheckedItem[];
+  email: string | null;
+  webhookUrl: string | null;
+  dryRun: boolean;
+  fast: boolean;
+}
+
+/** Longest guid, URL or title accepted, in characters. */
+const MAX_TEXT = 2048;
+/** Longest `secs` accepted: a week, far past any episode we would transcribe. */
+const MAX_SECS = 7 * 24 * 3600;
+
+function httpUrl(value: string, field: string, httpsOnly: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(field, httpsOnly ? 'must be an https URL' : 'must be an http or https URL');
+  }
+  if (httpsOnly ? url.protocol !== 'https:' : url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalid(field, httpsOnly ? 'must be an https URL' : 'must be an http or https URL');
+  }
+  if (url.username || url.password) throw invalid(field, 'must not carry a user name or password');
+  return url.href;
+}
+
+function text(value: unknown, field: string, required: boolean): string | null {
+  if (value === undefined || value === null) {
+    if (required) throw invalid(field, 'is required');
+    return null;
+  }
+  if (typeof value !== 'string') throw invalid(field, 'must be a string');
+  const trimmed = value.trim();
+  // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+  if (trimmed.includes('\u0000')) throw invalid(field, 'must not contain NUL characters');
+  if (required && trimmed === '') throw invalid(field, 'must not be empty');
+  if (trimmed.length > MAX_TEXT) throw invalid(field, `must be at most ${MAX_TEXT} characters`);
+  return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * The one place the request rules live, for both adapters: 1 to 25 episodes,
+ * each with a guid and an http(s) audio URL, `secs` a whole number ≥ 0,
+ * `webhook_url` https only, `email` an address.
+ * @throws DomainError `invalid_request` naming the field (`episodes.3.url: …`).
+ */
+export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequest {
+  if (!Array.isArray(input.episodes)) throw invalid('episodes', 'must be an array');
+  if (input.episodes.length === 0) throw invalid('episodes', 'name at least one episode');
+  if (input.episodes.length > MAX_EPISODES_PER_REQUEST) {
+    throw invalid('episodes', `at most ${MAX_EPISODES_PER_REQUEST} episodes per request (got ${input.episodes.length})`);
+  }
+  const items = input.episodes.map((raw, i): CheckedItem => {
+    const at = `episodes.${i}`;
+    const guid = text(raw?.guid, `${at}.guid`, true)!;
+    const url = httpUrl(text(raw?.url, `${at}.url`, true)!, `${at}.url`, false);
+    const title = text(raw?.title, `${at}.title`, false);
+    const dateText = text(raw?.date, `${at}.date`, false);
+    const date = dateText === null ? null : new Date(dateText);
+    if (date && Number.isNaN(date.getTime())) throw invalid(`${at}.date`, 'must be a date (ISO 8601 or RFC 2822)');
+    const secs = raw?.secs ?? null;
+    if (secs !== null && (typeof secs !== 'number' || !Number.isInteger(secs) || secs < 0 || secs > MAX_SECS)) {
+      throw invalid(`${at}.secs`, `must be a whole number of seconds from 0 to ${MAX_SECS}`);
+    }
+    return { guid, url, title, date, secs };
+  });
+  const email = text(input.email, 'email', false);
+  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalid('email', 'must be an email address');
+  const hook = text(input.webhookUrl, 'webhook_url', false);
+  return {
+    items,
+    email,
+    webhookUrl: hook === null ? null : httpUrl(hook, 'webhook_url', true),
+    dryRun: input.dryRun === true,
+    fast: input.fast === true,
+  };
+}

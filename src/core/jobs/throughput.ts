@@ -1,0 +1,41 @@
+import type { Tx } from '../transaction.js';
+import { defaultRate, type LaneRates } from './eta.js';
+import type { Lane } from './lanes.js';
+
+/** Weight of the newest measurement in the moving average. Default: 0.3. */
+const SMOOTHING = 0.3;
+
+function key(lane: Lane, engine: string): string {
+  return `${lane}:${engine}`;
+}
+
+/**
+ * Measured throughput of each lane's engine (audio seconds per slot-second),
+ * or the engine's default before the first measurement. Rows persist, so a
+ * restart keeps what was learnt.
+ */
+export async function readLaneRates(db: Tx, engines: Record<Lane, string>): Promise<LaneRates> {
+  const rows = await db.laneThroughput.findMany({ where: { lane: { in: [key('standard', engines.standard), key('fast', engines.fast)] } } });
+  const found = new Map(rows.map((r) => [r.lane, r.audioSecondsPerSecond]));
+  return {
+    standard: found.get(key('standard', engines.standard)) ?? defaultRate(engines.standard),
+    fast: found.get(key('fast', engines.fast)) ?? defaultRate(engines.fast),
+  };
+}
+
+/**
+ * Folds one finished task into the moving average of its lane's engine: the
+ * first measurement replaces the default, later ones move it by 30 %.
+ * @param slotSeconds worker-slot seconds the task used (its own slot plus any lent for chunks).
+ */
+export async function recordThroughput(tx: Tx, lane: Lane, engine: string, audioSeconds: number, slotSeconds: number): Promise<void> {
+  const sample = audioSeconds / slotSeconds;
+  if (!Number.isFinite(sample) || sample <= 0) return;
+  const clamped = Math.min(1000, Math.max(0.01, sample));
+  await tx.$executeRaw`
+    INSERT INTO lane_throughput (lane, audio_seconds_per_second, samples) VALUES (${key(lane, engine)}, ${clamped}, 1)
+    ON CONFLICT (lane) DO UPDATE SET
+      audio_seconds_per_second = lane_throughput.audio_seconds_per_second * ${1 - SMOOTHING} + EXCLUDED.audio_seconds_per_second * ${SMOOTHING},
+      samples = lane_throughput.samples + 1,
+      updated_at = now()`;
+}

@@ -1,0 +1,177 @@
+import type { AlreadyTranscribed, QuotedEpisode, RequestResult } from '../../core/jobs/create-request.js';
+import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
+import type { JobEpisodeView, JobView } from '../../core/jobs/job-view.js';
+import { MAX_EPISODES_PER_REQUEST } from '../../core/jobs/request-input.js';
+import { invalid } from '../../core/errors.js';
+import { prices } from '../../core/pricing.js';
+import { builder } from '../builder.js';
+import { requireActor } from '../require-actor.js';
+
+const JobEpisodeRef = builder.objectRef<JobEpisodeView>('JobEpisode').implement({
+  fields: (t) => ({
+    transcriptId: t.exposeString('transcriptId'),
+    title: t.exposeString('title'),
+    status: t.exposeString('status', { description: 'queued, ready, or failed (refunded; the job still completes).' }),
+    url: t.exposeString('url', { nullable: true, description: 'Episode page URL, once ready.' }),
+    transcriptUrl: t.exposeString('transcriptUrl', { nullable: true }),
+    charged: t.exposeInt('charged'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+export const JobRef = builder.objectRef<JobView>('Job').implement({
+  description: 'A transcription job with live status and estimate.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    status: t.exposeString('status', { description: 'queued, processing or done.' }),
+    fast: t.exposeBoolean('fast'),
+    promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true, description: 'Fast lane, while running: the promise in seconds from creation.' }),
+    estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
+    estimatedSeconds: t.exposeInt('estimatedSeconds'),
+    queueAheadEpisodes: t.exposeInt('queueAheadEpisodes'),
+    pollAfterSeconds: t.exposeInt('pollAfterSeconds', { nullable: true }),
+    pollUrl: t.exposeString('pollUrl'),
+    webhookUrl: t.exposeString('webhookUrl', { nullable: true }),
+    done: t.exposeInt('done'),
+    total: t.exposeInt('total'),
+    episodes: t.field({ type: [JobEpisodeRef], resolve: (j) => j.episodes }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    creditsRefunded: t.exposeInt('creditsRefunded'),
+  }),
+});
+
+type Edge = { cursor: string; node: JobView };
+type Connection = { edges: Edge[]; totalCount: number; hasNextPage: boolean };
+
+const JobEdgeRef = builder.objectRef<Edge>('JobEdge').implement({
+  fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: JobRef, resolve: (e) => e.node }) }),
+});
+
+const JobConnectionRef = builder.objectRef<Connection>('JobConnection').implement({
+  description: 'Jobs newest first. Cursors are opaque.',
+  fields: (t) => ({
+    edges: t.field({ type: [JobEdgeRef], resolve: (c) => c.edges }),
+    nodes: t.field({ type: [JobRef], resolve: (c) => c.edges.map((e) => e.node) }),
+    totalCount: t.exposeInt('totalCount'),
+    hasNextPage: t.exposeBoolean('hasNextPage'),
+    endCursor: t.string({ nullable: true, resolve: (c) => c.edges.at(-1)?.cursor ?? null }),
+  }),
+});
+
+const cursorOf = (offset: number) => Buffer.from(`job:${offset}`).toString('base64url');
+function offsetAfter(cursor: string | null | undefined): number {
+  if (!cursor) return 0;
+  const m = /^job:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw invalid('after', 'not a cursor from this connection');
+  return Number(m[1]) + 1;
+}
+
+const AlreadyTranscribedRef = builder.objectRef<AlreadyTranscribed>('AlreadyTranscribed').implement({
+  fields: (t) => ({
+    transcriptId: t.exposeString('transcriptId'),
+    title: t.exposeString('title'),
+    charged: t.exposeInt('charged'),
+    url: t.exposeString('url'),
+    transcriptUrl: t.exposeString('transcriptUrl'),
+  }),
+});
+
+const QuotedEpisodeRef = builder.objectRef<QuotedEpisode>('QuotedEpisode').implement({
+  fields: (t) => ({
+    transcriptId: t.exposeString('transcriptId'),
+    title: t.exposeString('title'),
+    status: t.exposeString('status', { description: 'ready (library, unlocked) or queued (to transcribe).' }),
+    charged: t.exposeInt('charged'),
+  }),
+});
+
+const RequestResultRef = builder.objectRef<RequestResult>('TranscriptionRequestResult').implement({
+  description: 'Result of requestTranscription; with dryRun the quote (job null, nothing charged).',
+  fields: (t) => ({
+    requestId: t.exposeString('requestId', { nullable: true }),
+    job: t.field({ type: JobRef, nullable: true, resolve: (r) => r.job }),
+    alreadyTranscribed: t.field({ type: [AlreadyTranscribedRef], resolve: (r) => r.alreadyTranscribed }),
+    queued: t.exposeInt('queued'),
+    creditsCharged: t.exposeInt('creditsCharged'),
+    creditsRemaining: t.exposeInt('creditsRemaining'),
+    delivery: t.exposeString('delivery'),
+    notify: t.exposeString('notify'),
+    dryRun: t.exposeBoolean('dryRun'),
+    creditsRequired: t.exposeInt('creditsRequired'),
+    sufficient: t.exposeBoolean('sufficient'),
+    fast: t.exposeBoolean('fast'),
+    promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true }),
+    estimatedSeconds: t.exposeInt('estimatedSeconds'),
+    estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
+    queueAheadEpisodes: t.exposeInt('queueAheadEpisodes'),
+    episodes: t.field({ type: [QuotedEpisodeRef], resolve: (r) => r.episodes }),
+  }),
+});
+
+const EpisodeInput = builder.inputType('TranscriptionEpisodeInput', {
+  fields: (t) => ({
+    guid: t.string({ required: true }),
+    url: t.string({ required: true, description: 'The audio URL from the episode list.' }),
+    title: t.string(),
+    date: t.string(),
+    secs: t.int({ description: 'Duration in seconds; sets the price.' }),
+  }),
+});
+
+const RequestInput = builder.inputType('TranscriptionRequestInput', {
+  fields: (t) => ({
+    episodes: t.field({ type: [EpisodeInput], required: true, description: `At most ${MAX_EPISODES_PER_REQUEST}.` }),
+    email: t.string(),
+    webhookUrl: t.string({ description: 'https only.' }),
+    dryRun: t.boolean(),
+    fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds.` }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  jobs: t.field({
+    type: JobConnectionRef,
+    description: "This key's jobs, newest first (1 request).",
+    args: { first: t.arg.int({ description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }), after: t.arg.string() },
+    resolve: async (_r, args, ctx) => {
+      const offset = offsetAfter(args.after);
+      const { jobs, total } = await ctx.services.jobs.range(requireActor(ctx), offset, args.first ?? JOBS_PER_PAGE.default);
+      return { edges: jobs.map((node, i) => ({ cursor: cursorOf(offset + i), node })), totalCount: total, hasNextPage: offset + jobs.length < total };
+    },
+  }),
+  job: t.field({
+    type: JobRef,
+    description: 'One job of this key, with live status (not_found for any other).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_r, { id }, ctx) => ctx.services.jobs.get(requireActor(ctx), id),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  requestTranscription: t.field({
+    type: RequestResultRef,
+    description: `Unlocks library episodes (${prices.unlock} credit each) and queues the rest as one job (${prices.transcribePerHour} per hour, ${prices.fastTranscribePerHour} fast), all or nothing; dryRun quotes.`,
+    args: { input: t.arg({ type: RequestInput, required: true }) },
+    resolve: (_r, { input }, ctx) => ctx.services.jobs.request(requireActor(ctx), input),
+  }),
+}));
+
+// The only subscriptions so far; a second module with subscriptions should move this to builder.ts.
+builder.subscriptionType({ description: 'Live job status, over graphql-ws or SSE (Accept: text/event-stream).' });
+
+builder.subscriptionFields((t) => ({
+  jobUpdated: t.field({
+    type: JobRef,
+    description: 'The job now, then each change; completes when it is done. Only its owner may subscribe.',
+    args: { id: t.arg.string({ required: true }) },
+    subscribe: (_r, { id }, ctx) => ctx.services.jobs.watch(requireActor(ctx), id),
+    resolve: (job) => job,
+  }),
+  myJobsUpdated: t.field({
+    type: JobRef,
+    description: "This key's unfinished jobs now, then every change to any of its jobs.",
+    subscribe: (_r, _a, ctx) => ctx.services.jobs.watchAll(requireActor(ctx)),
+    resolve: (job) => job,
+  }),
+}));

@@ -1,0 +1,88 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { MAX_TOPIC_CHARS, type AiSearchResult } from '../../core/aisearch/ai-search-service.js';
+import { prices } from '../../core/pricing.js';
+import type { RestEnv } from '../env.js';
+import { admit } from '../middleware/admit.js';
+import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+
+const MentionSchema = z
+  .object({
+    quote: z.string().openapi({ description: 'Verbatim text of the transcript, checked against it before answering.' }),
+    context: z.string().openapi({ description: 'The sentences around the quote.' }),
+    timestamp_seconds: z.number().nullable().openapi({ description: 'Start of the quote in seconds; null when the transcript has no time for it.' }),
+    listen_url: z.string().nullable().openapi({ description: '`{site_url}/t/{transcript_id}#t=<whole seconds>`; null exactly when `timestamp_seconds` is.' }),
+  })
+  .openapi('AiSearchMention');
+
+const ResultSchema = z
+  .object({
+    transcript_id: z.string(),
+    topic: z.string().openapi({ description: 'The topic as searched (trimmed).' }),
+    found: z.boolean(),
+    summary: z.string(),
+    mentions: z.array(MentionSchema).openapi({ description: 'At most 5, in time order.' }),
+    credits: z.number().int().openapi({ description: `Credits this query charged: ${prices.aiSearchQuery}. A failed query is refunded and answers an error instead.` }),
+    credits_remaining: z.number().int().openapi({ description: 'The balance after the charge.' }),
+  })
+  .openapi('AiSearchResult');
+
+const queryRoute = createRoute({
+  method: 'post',
+  path: '/ai-search/query',
+  operationId: 'searchTranscript',
+  tags: ['AI Search'],
+  summary: `Find a topic, name or keyword in one transcribed episode (${prices.aiSearchQuery} credit, refunded on failure)`,
+  description: [
+    `Answers verbatim quotes with times and listen links. Costs ${prices.aiSearchQuery} credit on every plan, charged before the search; if the search then fails, the credit is refunded automatically (a \`refund\` entry in the ledger) and the answer is 500.`,
+    'No unlock is needed: the quotes are what the credit buys. Reading the whole transcript still needs `POST /unlock`.',
+    'Matching covers the words themselves, their other forms, WordNet synonyms and related words, and names as a recogniser may have misspelt them; a "quoted phrase" must appear as written. When the operator has configured a model, it re-ranks and summarises the candidates; if it fails or is slow, the offline answer is returned at the same price.',
+    'An episode without a transcript answers 409 quoting the real total: its transcription by the price table plus this query. Once transcribed, an episode can be queried repeatedly.',
+  ].join('\n\n'),
+  security: keyed,
+  middleware: [admit(true)] as const,
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.object({
+            transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }),
+            topic: z.string().openapi({ minLength: 1, maxLength: MAX_TOPIC_CHARS, description: `1 to ${MAX_TOPIC_CHARS} characters after trimming.`, example: 'electric cars' }),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: ok(ResultSchema, 'The result; `found: false` with no mentions when the topic does not occur (still charged).'),
+    ...errors({
+      ...keyedErrors,
+      400: 'Malformed input naming the field: `transcript_id` not 16 lowercase hex, `topic` empty or over 200 characters.',
+      402: 'Insufficient credits: nothing charged.',
+      404: 'No such episode.',
+      409: '`not_transcribed`: the episode has no transcript yet; the message and `details` quote transcription plus the query.',
+      500: 'The search failed after the charge; the credit was refunded.',
+    }),
+  },
+});
+
+/** The wire shape of a result (snake_case, as every REST body). */
+export function aiSearchWire(r: AiSearchResult) {
+  return {
+    transcript_id: r.transcriptId,
+    topic: r.topic,
+    found: r.found,
+    summary: r.summary,
+    mentions: r.mentions.map((m) => ({ quote: m.quote, context: m.context, timestamp_seconds: m.timestampSeconds, listen_url: m.listenUrl })),
+    credits: r.credits,
+    credits_remaining: r.creditsRemaining,
+  };
+}
+
+export function registerAiSearchRoutes(api: OpenAPIHono<RestEnv>): void {
+  api.openapi(queryRoute, async (c) => {
+    const body = c.req.valid('json');
+    const result = await c.var.services.aiSearch.query(c.var.actor, { transcriptId: body.transcript_id, topic: body.topic });
+    return c.json(aiSearchWire(result), 200);
+  });
+}

@@ -1,0 +1,48 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
+import type { RestEnv } from '../env.js';
+import { admit } from '../middleware/admit.js';
+import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+import { JobSchema, jobWire } from '../schemas/job.js';
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/jobs',
+  operationId: 'listJobs',
+  tags: ['Jobs'],
+  summary: "This key's transcription jobs, newest first",
+  security: keyed,
+  middleware: [admit(true)] as const,
+  request: {
+    query: z.object({
+      page: z.coerce.number().int().min(1).default(1).openapi({ description: 'From 1. Default: 1.' }),
+      per: z.coerce.number().int().min(1).max(JOBS_PER_PAGE.max, `at most ${JOBS_PER_PAGE.max}`).default(JOBS_PER_PAGE.default).openapi({ description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }),
+    }),
+  },
+  responses: {
+    200: ok(z.object({ jobs: z.array(JobSchema), page: z.number().int(), per: z.number().int(), total: z.number().int(), has_more: z.boolean() }), 'A page of jobs'),
+    ...errors(keyedErrors),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/jobs/{id}',
+  operationId: 'getJob',
+  tags: ['Jobs'],
+  summary: 'A job with live status, ETA and per-episode links',
+  description: '`poll_after_seconds` is a quarter of the remaining estimate, between 30 and 300 (null once done). Per-episode `url` and `transcript_url` are filled once ready. Polling costs 1 request and 0 credits.',
+  security: keyed,
+  middleware: [admit(true)] as const,
+  request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
+  responses: { 200: ok(JobSchema, 'The job'), ...errors({ ...keyedErrors, 404: 'No such job for this key (or a malformed id).' }) },
+});
+
+export function registerJobRoutes(api: OpenAPIHono<RestEnv>): void {
+  api.openapi(listRoute, async (c) => {
+    const { page, per } = c.req.valid('query');
+    const r = await c.var.services.jobs.list(c.var.actor, { page, per });
+    return c.json({ jobs: r.jobs.map(jobWire), page: r.page, per: r.per, total: r.total, has_more: r.hasMore }, 200);
+  });
+  api.openapi(getRoute, async (c) => c.json(jobWire(await c.var.services.jobs.get(c.var.actor, c.req.valid('param').id)), 200));
+}

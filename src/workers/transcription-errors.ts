@@ -1,0 +1,25 @@
+import type { TaskFailure } from '../core/jobs/task-api.js';
+import { AsrError } from '../infra/asr/asr-engine.js';
+import { AudioError } from '../infra/audio/audio-error.js';
+import { OutboundError } from '../infra/outbound/outbound-error.js';
+
+/** Download failures no retry can mend: the URL or its address is refused, or the file is over the cap. */
+const PERMANENT_DOWNLOAD = new Set(['blocked_address', 'bad_scheme', 'bad_url', 'too_large']);
+
+/**
+ * Turns what a pipeline stage threw into a task failure. Most failures are
+ * retried a bounded number of times (a 404 or an HTML error page may be a
+ * passing fault of the host); facts about the file or the request are not.
+ */
+export function classifyFailure(err: unknown): TaskFailure {
+  if (err instanceof OutboundError) {
+    return { message: `download: ${err.message}`, permanent: PERMANENT_DOWNLOAD.has(err.code) };
+  }
+  if (err instanceof AudioError) {
+    return { message: `audio: ${err.message}`, permanent: err.code === 'too_long' };
+  }
+  if (err instanceof AsrError) {
+    return { message: `recognition: ${err.message}`, permanent: err.code === 'unsupported_language' };
+  }
+  return { message: err instanceof Error ? err.message : String(err), permanent: false };
+}

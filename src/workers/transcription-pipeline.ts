@@ -1,0 +1,147 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { asrDoc } from '../core/jobs/asr-doc.js';
+import type { Lane } from '../core/jobs/lanes.js';
+import type { TaskResult } from '../core/jobs/settle-task.js';
+import type { ClaimedTask } from '../core/jobs/task-queue.js';
+import type { Logger } from '../infra/logger.js';
+import { AsrError, type AsrEngine } from '../infra/asr/asr-engine.js';
+import { stitch } from '../infra/asr/transcribe-chunked.js';
+import { decodeToPcm } from '../infra/audio/decode-to-pcm.js';
+import { splitAtSilences } from '../infra/audio/split-at-silences.js';
+import { extractChunk } from '../infra/audio/wav-file.js';
+import type { OutboundClient } from '../infra/outbound/outbound-client.js';
+import { type SlotLender, transcribeChunks } from './transcription-chunks.js';
+import type { LaneEngines } from './transcription-engines.js';
+
+/** Limits and sizes of the pipeline. Tests shorten them; defaults suit podcasts. */
+export interface PipelineOptions {
+  /** Largest audio file downloaded, in bytes. Default: 1 GiB. */
+  maxDownloadBytes: number;
+  /** Whole download, resumed retries included, in ms. Default: 1800000 (30 min). */
+  downloadTimeoutMs: number;
+  /** Longest silence of the audio host, in ms. Default: 30000. */
+  downloadIdleTimeoutMs: number;
+  /** Redirects followed, each checked again by the guard. Default: 5. */
+  maxRedirects: number;
+  /** Chunk length aimed at when splitting at silences, in seconds. Default: 30. */
+  chunkSeconds: number;
+  /** Longest chunk, in seconds. Default: 60. */
+  maxChunkSeconds: number;
+}
+
+export const defaultPipelineOptions: PipelineOptions = {
+  maxDownloadBytes: 1024 ** 3,
+  downloadTimeoutMs: 30 * 60_000,
+  downloadIdleTimeoutMs: 30_000,
+  maxRedirects: 5,
+  chunkSeconds: 30,
+  maxChunkSeconds: 60,
+};
+
+export interface PipelineDeps {
+  outbound: OutboundClient;
+  engines: LaneEngines;
+  /** Whether the fast lane's engine can run now (checked at most once a minute). */
+  fastAvailable(): Promise<boolean>;
+  lender: SlotLender;
+  options: PipelineOptions;
+  log: Logger;
+}
+
+/** Where a running task is, for heartbeats: stage, share of chunks done, measured length. */
+export type Report = (stage: string, progress: number, audioSeconds?: number) => Promise<void>;
+
+/** What one task cost, for the bench: seconds spent in the engine and outside it. */
+export interface PipelineTimings {
+  engineSeconds: number;
+  wallSeconds: number;
+}
+
+/**
+ * One task from URL to transcript: download through the guarded client into
+ * `workDir`, decode with ffmpeg (that local file only), split at silences,
+ * recognise the chunks on this slot and any idle ones, stitch the words on
+ * the episode's clock. A fast task whose engine is unavailable or fails runs
+ * on the standard engine instead (`engineLane: 'standard'`: the premium is
+ * refunded). `workDir` is removed at the end whatever happens.
+ */
+export async function runPipeline(
+  task: ClaimedTask,
+  workDir: string,
+  deps: PipelineDeps,
+  report: Report,
+  signal: AbortSignal,
+): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings }> {
+  const began = performance.now();
+  await mkdir(workDir, { recursive: true });
+  try {
+    await report('download', 0);
+    const audio = join(workDir, 'audio');
+    await deps.outbound.download(task.audioUrl, audio, {
+      maxBytes: deps.options.maxDownloadBytes,
+      timeoutMs: deps.options.downloadTimeoutMs,
+      idleTimeoutMs: deps.options.downloadIdleTimeoutMs,
+      maxRedirects: deps.options.maxRedirects,
+      signal,
+    });
+    await report('decode', 0);
+    const wav = join(workDir, 'audio.wav');
+    const { durationSeconds } = await decodeToPcm(audio, wav, { maxSeconds: task.maxSeconds, signal });
+    await rm(audio, { force: true });
+    await report('split', 0, durationSeconds);
+    const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });
+    await report('recognise', 0);
+
+    let engineLane: Lane = task.lane === 'fast' && (await deps.fastAvailable()) ? 'fast' : 'standard';
+    let engineSeconds = 0;
+    let borrowedSeconds = 0;
+    const recognise = async (engine: AsrEngine) => {
+      const t0 = performance.now();
+      const run = await transcribeChunks(
+        chunks,
+        async (chunk, chunkSignal) => {
+          const file = join(workDir, `chunk-${chunk.index}.wav`);
+          try {
+            await extractChunk(wav, chunk, file);
+            return await engine.transcribe(file, { signal: chunkSignal });
+          } finally {
+            await rm(file, { force: true });
+          }
+        },
+        { lender: deps.lender, signal, onProgress: (done, total) => void report('recognise', done / total).catch(() => undefined) },
+      );
+      engineSeconds += (performance.now() - t0) / 1000;
+      borrowedSeconds += run.borrowedSeconds;
+      return stitch(engine, chunks, run.results);
+    };
+    let words;
+    try {
+      words = await recognise(deps.engines[engineLane]);
+    } catch (err) {
+      if (engineLane !== 'fast' || signal.aborted || !(err instanceof AsrError)) throw err;
+      deps.log.warn({ err: err.message }, 'fast-lane engine failed; falling back to the standard lane');
+      engineLane = 'standard';
+      words = await recognise(deps.engines.standard);
+    }
+    await report('commit', 1);
+    const wallSeconds = (performance.now() - began) / 1000;
+    const language = words.language || null;
+    return {
+      engineName: deps.engines[engineLane].name,
+      timings: { engineSeconds, wallSeconds },
+      result: {
+        doc: asrDoc(words.words, language),
+        engine: words.engine,
+        model: words.model,
+        language,
+        durationSeconds,
+        engineLane,
+        slotSeconds: wallSeconds + borrowedSeconds,
+      },
+    };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { LaneConfig } from '../config.js';
+import type { JobService } from '../core/jobs/job-service.js';
+import type { Lane } from '../core/jobs/lanes.js';
+import type { ClaimedTask } from '../core/jobs/task-queue.js';
+import type { EventBus } from '../infra/events/event-bus.js';
+import type { Logger } from '../infra/logger.js';
+import type { OutboundClient } from '../infra/outbound/outbound-client.js';
+import type { OnJobDone } from '../core/jobs/job-done-payload.js';
+import type { JobOptions } from '../core/jobs/job-options.js';
+import { createLaneEngines } from './transcription-engines.js';
+import { classifyFailure } from './transcription-errors.js';
+import { defaultPipelineOptions, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
+import { checkTranscriptionTools } from './transcription-preflight.js';
+import { SlotPool } from './transcription-slots.js';
+
+export interface TranscriptionWorkerOptions extends PipelineOptions {
+  /** Longest wait between claim attempts while idle (retries come due, leases run out), in ms. Default: 2000. */
+  pollMs: number;
+  /** Interval of the pool's announcement, for the ETA's slot count, in ms. Default: 5000. */
+  announceMs: number;
+}
+
+/** Overrides of the job service and its workers, for tests and the bench (`BootOverrides.jobs`). */
+export interface JobOverrides {
+  options?: Partial<JobOptions>;
+  onJobDone?: OnJobDone;
+  workers?: Partial<TranscriptionWorkerOptions>;
+  onTaskTimings?: TranscriptionWorkerDeps['onTaskTimings'];
+}
+
+export const defaultWorkerOptions: TranscriptionWorkerOptions = { ...defaultPipelineOptions, pollMs: 2000, announceMs: 5000 };
+
+export interface TranscriptionWorkerDeps {
+  jobs: JobService;
+  bus: EventBus;
+  log: Logger;
+  /** Slots: tasks (or chunks of one task) run at once in this process. */
+  workers: number;
+  /** Scratch audio goes under `<dataDir>/scratch/`. */
+  dataDir: string;
+  lanes: Record<Lane, LaneConfig>;
+  /** The guarded client (audio downloads, the OpenAI engine's requests). */
+  outbound: OutboundClient;
+  options?: Partial<TranscriptionWorkerOptions>;
+  /** Called after each stored task with where its time went (the bench reads it). */
+  onTaskTimings?: (task: ClaimedTask, timings: PipelineTimings) => void;
+}
+
+/**
+ * Runs `workers` transcription slots in this process until `signal` aborts,
+ * then aborts running tasks and hands them back (nothing stays leased).
+ * Tasks are claimed from the shared queue (any number of processes on one
+ * PostgreSQL); a new request anywhere wakes the claim loop through the bus.
+ */
+export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, signal: AbortSignal): Promise<void> {
+  const options = { ...defaultWorkerOptions, ...deps.options };
+  const { jobs, log } = deps;
+  const { outbound } = deps;
+  const engines = createLaneEngines(deps.lanes, outbound);
+  const preflight = await checkTranscriptionTools(engines);
+  if (!preflight.ok) {
+    log.error({ problems: preflight.problems }, `Transcription workers not started: ${preflight.problems.join('; ')}. Install what is missing and restart; the API keeps serving and requests stay queued.`);
+    return;
+  }
+  if (!preflight.fastOk) log.warn(`${preflight.fastProblem}: fast-lane episodes run on the standard engine and their premium is refunded.`);
+  let fastChecked = { at: Date.now(), ok: preflight.fastOk };
+  const fastAvailable = async () => {
+    if (Date.now() - fastChecked.at > 60_000) fastChecked = { at: Date.now(), ok: (await engines.fast.available()).ok };
+    return fastChecked.ok;
+  };
+
+  const poolId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const scratch = join(deps.dataDir, 'scratch', poolId.replace(/[^A-Za-z0-9.-]/g, '_'));
+  const pool = new SlotPool(Math.max(1, deps.workers));
+  const running = new Set<Promise<void>>();
+  let wakeClaim: (() => void) | null = null;
+  const unsubscribe = deps.bus.subscribe((e) => {
+    if (e.type === 'job.updated' && e.status === 'queued') {
+      pool.queueEmpty = false;
+      wakeClaim?.();
+    }
+  });
+  const onAbort = () => {
+    wakeClaim?.();
+    pool.notify();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  const announce = () => jobs.tasks.announce(poolId, pool.capacity).catch((err) => log.warn({ err }, 'worker pool announcement failed'));
+  await announce();
+  const announcer = setInterval(announce, options.announceMs);
+  log.info({ poolId, slots: pool.capacity, standard: engines.standard.name, fast: engines.fast.name }, `transcription workers started: ${pool.capacity} slot(s)`);
+
+  async function runTask(task: ClaimedTask): Promise<void> {
+    const tlog = log.child({ taskId: task.id, attempt: task.attempt, transcriptId: task.transcriptId });
+    const controller = new AbortController();
+    const stop = () => controller.abort(new Error('worker stopping'));
+    signal.addEventListener('abort', stop, { once: true });
+    let lost = false;
+    let state = { stage: 'claimed', progress: 0, audioSeconds: undefined as number | undefined };
+    let beating = Promise.resolve();
+    // Heartbeats run one after another; a lost lease stops the task at once.
+    const beat = () => {
+      beating = beating.then(async () => {
+        if (lost) return;
+        const ok = await jobs.tasks.heartbeat(task, state).catch(() => true);
+        if (!ok) {
+          lost = true;
+          controller.abort(new Error('lease lost'));
+        }
+      });
+      return beating;
+    };
+    const timer = setInterval(beat, Math.max(200, (task.leaseSeconds * 1000) / 3));
+    try {
+      if (task.failures >= task.maxAttempts) {
+        await jobs.tasks.fail(task, { message: `gave up after ${task.failures} attempts (workers stopped mid-task)`, permanent: true });
+        return;
+      }
+      const out = await runPipeline(
+        task,
+        join(scratch, `${task.id}-${task.attempt}`),
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog },
+        async (stage, progress, audioSeconds) => {
+          const moved = stage !== state.stage;
+          state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };
+          if (moved) await beat();
+          if (lost) throw new Error('lease lost');
+        },
+        controller.signal,
+      );
+      await beating;
+      if (lost) return;
+      const outcome = await jobs.tasks.complete(task, out.result, out.engineName);
+      if (outcome === 'stale') tlog.warn('late result rejected: the lease had run out or the task was claimed again');
+      else deps.onTaskTimings?.(task, out.timings);
+    } catch (err) {
+      if (lost) {
+        tlog.warn('lease lost; the task was left to another worker');
+      } else if (signal.aborted) {
+        await jobs.tasks.release(task).catch((e) => tlog.warn({ err: e }, 'release failed; the lease will run out'));
+      } else {
+        const failure = classifyFailure(err);
+        const outcome = await jobs.tasks.fail(task, failure).catch((e) => {
+          tlog.error({ err: e }, 'could not record a failed attempt');
+          return 'error';
+        });
+        tlog.warn({ reason: failure.message, outcome }, 'transcription attempt failed');
+      }
+    } finally {
+      clearInterval(timer);
+      signal.removeEventListener('abort', stop);
+    }
+  }
+
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, options.pollMs);
+      function done() {
+        clearTimeout(t);
+        wakeClaim = null;
+        resolve();
+      }
+      wakeClaim = done;
+    });
+
+  try {
+    while (!signal.aborted) {
+      if (pool.free() <= 0) {
+        await pool.changed();
+        continue;
+      }
+      pool.reserve();
+      let task: ClaimedTask | null = null;
+      try {
+        task = await jobs.tasks.claim(poolId);
+      } catch (err) {
+        log.error({ err }, 'claiming a transcription task failed');
+      } finally {
+        pool.unreserve();
+      }
+      if (signal.aborted) {
+        if (task) await jobs.tasks.release(task).catch(() => undefined);
+        break;
+      }
+      if (!task) {
+        pool.queueEmpty = true;
+        pool.notify();
+        await idle();
+        continue;
+      }
+      pool.queueEmpty = false;
+      pool.take();
+      const run: Promise<void> = runTask(task).finally(() => {
+        running.delete(run);
+        pool.finish();
+      });
+      running.add(run);
+    }
+  } finally {
+    clearInterval(announcer);
+    unsubscribe();
+    signal.removeEventListener('abort', onAbort);
+    await Promise.allSettled([...running]);
+    await jobs.tasks.retire(poolId).catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
+    log.info({ poolId }, 'transcription workers stopped');
+  }
+}

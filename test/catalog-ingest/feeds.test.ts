@@ -1,0 +1,148 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFeed } from '../../src/core/catalog/feed/parse-feed.js';
+import { OWN_FEED_ID_START } from '../../src/core/catalog/ingest/feed-id.js';
+import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
+import { startLocalServer, type LocalServer } from '../../src/infra/outbound/local-test-server.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
+import { type FeedServer, serve, startFeedServer } from './feed-server.js';
+
+const RSS_DIR = path.resolve('test/fixtures/rss');
+const FEEDS = readdirSync(RSS_DIR).filter((f) => /\.(xml|rss)$/.test(f)).sort();
+const HOUR = 3_600_000;
+
+let server: FeedServer;
+let outsider: LocalServer;
+let outsiderHits = 0;
+let t: TestPodtext;
+const clock = fakeClock('2026-03-10T12:00:00Z');
+
+beforeAll(async () => {
+  server = await startFeedServer();
+  // A second local server that is NOT on the allow list: everything aimed at it must be refused.
+  outsider = await startLocalServer((_req, res) => {
+    outsiderHits += 1;
+    res.writeHead(200, { 'content-type': 'text/vtt' }).end('WEBVTT\n\n00:00.000 --> 00:01.000\nsecret\n');
+  });
+  for (const file of FEEDS) server.routes.set(`/rss/${file}`, serve(readFileSync(path.join(RSS_DIR, file))));
+  t = await startTestPodtext({ clock, env: { OUTBOUND_ALLOW: server.endpoint } });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await server?.close();
+  await outsider?.close();
+});
+
+describe('adding feeds', () => {
+  it.each(FEEDS)('ingests %s through the guarded client', async (file) => {
+    const { catalogIngest, db } = t.podtext.services;
+    const expected = parseFeed(readFileSync(path.join(RSS_DIR, file)));
+    const url = server.url(`/rss/${file}`);
+
+    const added = await catalogIngest.addFeedByUrl(url);
+    expect(added.created).toBe(true);
+    expect(added.feedId).toBeGreaterThanOrEqual(OWN_FEED_ID_START);
+
+    const show = await db.show.findUniqueOrThrow({ where: { id: added.feedId } });
+    const episodes = await db.episode.findMany({ where: { showId: added.feedId } });
+    const title = expected.show.title.trim() || '127.0.0.1';
+    expect(show).toMatchObject({
+      feedUrl: url,
+      title,
+      searchName: searchKey(title).name,
+      searchCompact: searchKey(title).compact,
+      language: expected.show.language,
+      indexed: true,
+      source: 'feed',
+      episodeCountTracked: expected.episodes.length,
+      truncated: false,
+      fetchFailures: 0,
+    });
+    expect(episodes.map((e) => e.transcriptId).sort()).toEqual(expected.episodes.map((e) => e.transcriptId).sort());
+    const newest = Math.max(...expected.episodes.map((e) => e.publishedAt?.getTime() ?? -Infinity));
+    expect(show.newestEpisodeAt?.getTime() ?? -Infinity).toBe(newest);
+    const wait = show.nextFetchAt!.getTime() - clock.now().getTime();
+    expect(wait).toBeGreaterThanOrEqual(0.9 * HOUR);
+    expect(wait).toBeLessThanOrEqual(1.1 * HOUR);
+    // Publisher transcripts in these feeds live on hosts that cannot be reached here.
+    expect(episodes.filter((e) => e.transcriptStatus === 'ready')).toHaveLength(0);
+
+    expect(await catalogIngest.addFeedByUrl(url)).toEqual({ feedId: added.feedId, created: false });
+  });
+
+  it('keeps the 1,000 newest episodes of a bigger feed and says it is truncated', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const items = Array.from({ length: 1005 }, (_, i) => {
+      const day = new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toUTCString();
+      return `<item><title>Part ${i}</title><guid>big-feed-${i}</guid><pubDate>${day}</pubDate><enclosure url="https://cdn.example.com/${i}.mp3" type="audio/mpeg" length="1"/></item>`;
+    });
+    server.routes.set('/big.xml', serve(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big Feed</title>${items.join('')}</channel></rss>`));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/big.xml'));
+    const show = await db.show.findUniqueOrThrow({ where: { id: feedId } });
+    expect(show).toMatchObject({ truncated: true, episodeCountTracked: 1000 });
+    expect(await db.episode.count({ where: { showId: feedId, title: 'Part 4' } })).toBe(0);
+    expect(await db.episode.count({ where: { showId: feedId, title: 'Part 5' } })).toBe(1);
+  });
+
+  it('rejects what is not a podcast feed', async () => {
+    server.routes.set('/page.html', serve('<html><body>hello</body></html>', 'text/html'));
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/page.html'))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/missing.xml'))).rejects.toMatchObject({ code: 'upstream_failed' });
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl('not a url')).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+});
+
+describe('SSRF', () => {
+  it.each([
+    () => outsider.url('/feed.xml'),
+    () => `http://127.0.0.2:${server.port}/rss/${FEEDS[0]}`,
+    () => `http://[::1]:${server.port}/rss/${FEEDS[0]}`,
+    () => 'http://169.254.169.254/latest/meta-data/',
+    () => 'http://10.0.0.1/feed.xml',
+    () => 'file:///etc/passwd',
+    () => 'gopher://127.0.0.1:5432/',
+  ])('refuses a feed at a private address (%#)', async (url) => {
+    const hits = outsiderHits;
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(url())).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(outsiderHits).toBe(hits);
+    expect(await t.podtext.services.db.show.count({ where: { feedUrl: url() } })).toBe(0);
+  });
+
+  it('refuses an allowed server redirecting to a private one', async () => {
+    server.routes.set('/moved.xml', (_req, res) => res.writeHead(301, { location: outsider.url('/feed.xml') }).end());
+    const hits = outsiderHits;
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/moved.xml'))).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(outsiderHits).toBe(hits);
+  });
+
+  it('refuses a publisher transcript at a private address and leaves the episode without one', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const feed = `<?xml version="1.0"?>
+      <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Sneaky</title>
+        <item><title>One</title><guid>sneaky-1</guid><enclosure url="https://cdn.example.com/1.mp3" type="audio/mpeg" length="1"/>
+          <podcast:transcript url="${outsider.url('/secret.vtt')}" type="text/vtt"/></item>
+        <item><title>Two</title><guid>sneaky-2</guid><enclosure url="https://cdn.example.com/2.mp3" type="audio/mpeg" length="1"/>
+          <podcast:transcript url="http://169.254.169.254/latest/meta-data/" type="text/plain"/></item>
+      </channel></rss>`;
+    server.routes.set('/sneaky.xml', serve(feed));
+    const hits = outsiderHits;
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/sneaky.xml'));
+    expect(outsiderHits).toBe(hits);
+    const episodes = await db.episode.findMany({ where: { showId: feedId }, include: { transcript: true } });
+    expect(episodes).toHaveLength(2);
+    for (const e of episodes) {
+      expect(e.transcriptStatus).toBe('none');
+      expect(e.transcript).toBeNull();
+    }
+    const queue = await db.publisherTranscriptFetch.findMany({ where: { showId: feedId } });
+    expect(queue).toHaveLength(2);
+    for (const q of queue) {
+      // Refused for good: not retried until the feed names another URL.
+      expect(q.nextAttemptAt).toBeNull();
+      expect(q.lastError).toMatch(/blocked_address|not a public address|public addresses/);
+    }
+  });
+});

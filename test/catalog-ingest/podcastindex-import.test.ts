@@ -1,0 +1,183 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvRecords } from '../../src/core/catalog/imports/csv-records.js';
+import { deferShowIndexes, restoreDeferredIndexes } from '../../src/core/catalog/imports/deferred-indexes.js';
+import { importPodcastIndex } from '../../src/core/catalog/imports/import-podcastindex.js';
+import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
+import { type FeedServer, serve, startFeedServer } from './feed-server.js';
+import { NEWSFEEDS_SAMPLE, writeGeneratedNewsfeeds } from './generated-newsfeeds.js';
+import { SAMPLE_CATEGORIES, writeSqliteDump } from './sqlite-dump.js';
+
+const DAY = 86_400_000;
+let t: TestPodtext;
+let dir: string;
+let server: FeedServer;
+const clock = fakeClock('2026-03-10T12:00:00Z');
+const db = () => t.podtext.services.db;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'podtext-pi-import-'));
+  server = await startFeedServer();
+  t = await startTestPodtext({ clock, env: { OUTBOUND_ALLOW: server.endpoint } });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function showIndexes(): Promise<string[]> {
+  const rows = await db().$queryRawUnsafe<{ indexname: string }[]>(`SELECT indexname FROM pg_indexes WHERE tablename = 'shows' ORDER BY indexname`);
+  return rows.map((r) => r.indexname);
+}
+
+const snapshot = () => db().show.findMany({ where: { source: 'podcastindex' }, orderBy: { id: 'asc' } });
+
+describe('Podcast Index CSV (newsfeeds export)', () => {
+  it('has the columns of the published newsfeeds table', async () => {
+    const ddl = await readFile('test/fixtures/podcastindex/mysql-newsfeeds-create-table.sql', 'utf8');
+    const tableColumns = [...ddl.matchAll(/^\s+`(\w+)` /gm)].map((m) => m[1]);
+    const header = (await csvRecords((async function* () { yield (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0]; })()).next()).value!;
+    expect(tableColumns).toEqual(expect.arrayContaining(header as string[]));
+  });
+
+  it('imports the sample, every row a show', async () => {
+    const progress: number[] = [];
+    const result = await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock, batchSize: 250, onProgress: (p) => progress.push(p.rows) });
+    expect(result).toMatchObject({ format: 'csv', rows: 1000, totalRows: 1000, skipped: 0, finished: true, alreadyDone: false });
+    expect(progress).toEqual([250, 500, 750, 1000]);
+    expect(await db().show.count({ where: { source: 'podcastindex' } })).toBe(1000);
+
+    const rahdo = await db().show.findUniqueOrThrow({ where: { id: 2n } });
+    expect(rahdo).toMatchObject({
+      title: 'Rahdo Talks Through',
+      author: 'Richard Ham',
+      description: 'A podcast all about boardgames, hosted by Richard "Rahdo" Ham',
+      feedUrl: 'https://anchor.fm/s/19ccb320/podcast/rss',
+      website: 'https://patreon.com/rahdo',
+      appleId: 1000016089n,
+      language: 'en',
+      itunesType: 'episodic',
+      explicit: false,
+      indexed: true,
+      dead: false,
+      source: 'podcastindex',
+      searchName: 'rahdo talks through',
+      searchCompact: 'rahdotalksthrough',
+      newestEpisodeAt: new Date(1599770045 * 1000),
+      lastFetchedAt: null,
+    });
+    const shows = await snapshot();
+    for (const show of shows) expect(show.searchName).toBe(searchKey(show.title).name);
+    // First reads are spread over the next day, not all at once.
+    const waits = shows.map((s) => s.nextFetchAt!.getTime() - clock.now().getTime());
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...waits)).toBeLessThan(DAY);
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(DAY / 2);
+    expect(await db().importProgress.findUniqueOrThrow({ where: { name: result.name } })).toMatchObject({ rowsDone: 1000n, position: 1000n });
+  });
+
+  it('skips a finished file, and rewriting it changes nothing', async () => {
+    const before = await snapshot();
+    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock })).toMatchObject({ rows: 0, totalRows: 1000, alreadyDone: true });
+    clock.advance(DAY);
+    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock, restart: true })).toMatchObject({ rows: 1000, finished: true });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('resumes after a stop where it left off', async () => {
+    const file = path.join(dir, 'newsfeeds-2500.csv');
+    await writeGeneratedNewsfeeds(file, 2500, 10);
+    const stop = new AbortController();
+    const first = await importPodcastIndex(db(), file, {
+      clock, batchSize: 400, signal: stop.signal, onProgress: (p) => p.rows >= 800 && stop.abort(),
+    });
+    expect(first).toMatchObject({ rows: 800, totalRows: 800, finished: false });
+    const range = { id: { gte: 10_000n, lt: 20_000n } };
+    expect(await db().show.count({ where: range })).toBe(800);
+
+    const second = await importPodcastIndex(db(), file, { clock, batchSize: 400 });
+    expect(second).toMatchObject({ rows: 1700, totalRows: 2500, finished: true });
+    expect(await db().show.count({ where: range })).toBe(2500);
+    expect(await db().show.count({ where: { id: 12_002n, feedUrl: 'https://anchor.fm/s/19ccb320/podcast/rss?copy=12' } })).toBe(1);
+  });
+
+  it('hands a feed added by URL over to its Podcast Index id, episodes and all', async () => {
+    const feed = (await readFile('test/fixtures/rss/apple-podcasters-guide-example.xml', 'utf8')).replace(/<guid>([^<]*)<\/guid>/g, '<guid>$1#handover</guid>');
+    server.routes.set('/handover.xml', serve(feed));
+    const url = server.url('/handover.xml');
+    const { feedId } = await t.podtext.services.catalogIngest.addFeedByUrl(url);
+    const csv = path.join(dir, 'handover.csv');
+    const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0];
+    const columns = header.split(',').map((c) => JSON.parse(c) as string);
+    const row = columns.map((c) => (c === 'id' ? '"4242"' : c === 'url' ? `"${url}"` : c === 'title' ? '"From the index"' : 'NULL'));
+    await writeFile(csv, `${header}\n${row.join(',')}\n`);
+
+    await importPodcastIndex(db(), csv, { clock });
+    expect(await db().show.findUnique({ where: { id: feedId } })).toBeNull();
+    const moved = await db().show.findUniqueOrThrow({ where: { id: 4242n } });
+    // The feed was read already, so its own details stay.
+    expect(moved).toMatchObject({ feedUrl: url, title: 'All About Everything', episodeCountTracked: 3 });
+    expect(await db().episode.count({ where: { showId: 4242n } })).toBe(3);
+    expect((await t.podtext.services.catalogIngest.addFeedByUrl(url)).feedId).toBe(4242n);
+  });
+});
+
+describe('Podcast Index SQLite dump (podcastindex_feeds.db)', () => {
+  const OFFSET = 5_000_000;
+  let file: string;
+
+  beforeAll(async () => {
+    file = path.join(dir, 'podcastindex_feeds.db');
+    await writeSqliteDump(file, OFFSET);
+  });
+
+  it('imports through sqlite3, resuming after a stop, and skips the file once done', async () => {
+    const range = { id: { gt: BigInt(OFFSET), lt: BigInt(OFFSET + 10_000) } };
+    const stop = new AbortController();
+    const first = await importPodcastIndex(db(), file, { clock, batchSize: 300, signal: stop.signal, onProgress: () => stop.abort() });
+    expect(first).toMatchObject({ format: 'sqlite', rows: 300, finished: false });
+    const progress = await db().importProgress.findUniqueOrThrow({ where: { name: first.name } });
+    expect(progress.position).toBe(BigInt(OFFSET + 300));
+    expect(await db().show.count({ where: range })).toBe(300);
+
+    const second = await importPodcastIndex(db(), file, { clock, batchSize: 300 });
+    expect(second).toMatchObject({ rows: 700, totalRows: 1000, finished: true });
+    expect(await db().show.count({ where: range })).toBe(1000);
+    expect(await importPodcastIndex(db(), file, { clock })).toMatchObject({ alreadyDone: true, rows: 0 });
+
+    const rahdo = await db().show.findUniqueOrThrow({ where: { id: BigInt(OFFSET + 2) } });
+    expect(rahdo).toMatchObject({
+      title: 'Rahdo Talks Through',
+      author: 'Richard Ham',
+      feedUrl: 'https://anchor.fm/s/19ccb320/podcast/rss?dump=1',
+      appleId: BigInt(1000016089 + OFFSET),
+      categories: SAMPLE_CATEGORIES[1],
+      popularity: 1,
+      source: 'podcastindex',
+    });
+    expect((await db().show.findUniqueOrThrow({ where: { id: BigInt(OFFSET + 1) } })).categories).toEqual(SAMPLE_CATEGORIES[0]);
+  });
+});
+
+describe('indexes during a bulk import', () => {
+  it('sets the search indexes aside and always gets them back', async () => {
+    const all = await showIndexes();
+    expect(all).toEqual(expect.arrayContaining(['shows_search_name_trgm', 'shows_search_compact_trgm']));
+    // A run that died after setting them aside …
+    await deferShowIndexes(db());
+    expect(await showIndexes()).toEqual(['shows_apple_id_key', 'shows_feed_url_key', 'shows_pkey']);
+    // … is healed by the next import, which can defer them again itself.
+    const file = path.join(dir, 'deferred.csv');
+    await writeGeneratedNewsfeeds(file, 1200, 30);
+    const result = await importPodcastIndex(db(), file, { clock, deferIndexes: true });
+    expect(result).toMatchObject({ rows: 1200, finished: true });
+    expect(await showIndexes()).toEqual(all);
+    expect(await restoreDeferredIndexes(db())).toEqual([]);
+  });
+});

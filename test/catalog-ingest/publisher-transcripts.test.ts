@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTranscript } from '../../src/core/transcripts/formats/parse-transcript.js';
+import { fakeClock } from '../support/fake-clock.js';
+import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
+import { type FeedServer, serve, startFeedServer } from './feed-server.js';
+
+const SRT = readFileSync('test/fixtures/transcripts/pc20-example.srt');
+const VTT = readFileSync('test/fixtures/transcripts/pc20-example.vtt');
+const JSON_TRANSCRIPT = readFileSync('test/fixtures/transcripts/pc20-example.json');
+const MN_SHOW = readFileSync('test/fixtures/rss/themnshow-srt-vtt-transcripts.xml', 'utf8');
+const HOUR = 3_600_000;
+
+let server: FeedServer;
+let t: TestPodtext;
+const clock = fakeClock('2026-03-10T12:00:00Z');
+
+beforeAll(async () => {
+  server = await startFeedServer();
+  t = await startTestPodtext({ clock, env: { OUTBOUND_ALLOW: server.endpoint } });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await server?.close();
+});
+
+function feed(items: string): string {
+  return `<?xml version="1.0"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel>
+    <title>Transcribed</title><language>en</language>${items}</channel></rss>`;
+}
+
+describe('publisher transcripts', () => {
+  it('stores the SRT and VTT transcripts a real feed links, VTT where both exist', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    // The feed as published, with the transcript host pointed at the local server.
+    server.routes.set('/mn.xml', serve(MN_SHOW.replaceAll('https://mikeneumann.show/', server.url('/mn/'))));
+    const linked = [...MN_SHOW.matchAll(/<podcast:transcript url="https:\/\/mikeneumann\.show\/([^"]+)"/g)].map((m) => m[1]);
+    for (const file of linked) server.routes.set(`/mn/${file}`, serve(file.endsWith('.vtt') ? VTT : SRT, file.endsWith('.vtt') ? 'text/vtt' : 'application/x-subrip'));
+    server.seen.length = 0;
+
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/mn.xml'));
+    const episodes = await db.episode.findMany({ where: { showId: feedId } });
+    expect(episodes).toHaveLength(54);
+    const ready = () => db.episode.count({ where: { showId: feedId, transcriptStatus: 'ready' } });
+    // The newest are fetched at once, the rest by the refresher.
+    expect(await ready()).toBe(25);
+    expect(await catalogIngest.fetchTranscripts({ limit: 100 })).toEqual({ stored: 29, failed: 0 });
+    expect(await ready()).toBe(54);
+
+    const fetched = server.seen.filter((r) => r.path.startsWith('/mn/')).map((r) => r.path);
+    expect(fetched).toHaveLength(54);
+    expect(fetched.filter((p) => p.endsWith('.vtt'))).toHaveLength(2);
+
+    const vttEpisode = episodes.find((e) => e.publisherTranscriptType === 'text/vtt')!;
+    const vttTranscript = await db.transcript.findUniqueOrThrow({ where: { transcriptId: vttEpisode.transcriptId } });
+    expect(vttTranscript).toMatchObject({ source: 'publisher', version: 1 });
+    expect(vttTranscript.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(VTT, 'text/vtt'))));
+    const srtEpisode = episodes.find((e) => e.publisherTranscriptType === 'application/x-subrip')!;
+    const srtTranscript = await db.transcript.findUniqueOrThrow({ where: { transcriptId: srtEpisode.transcriptId } });
+    const srtDoc = parseTranscript(SRT, 'application/x-subrip');
+    expect(srtTranscript.wordCount).toBe(srtDoc.segments.reduce((n, s) => n + s.words.length, 0));
+    expect(srtTranscript.wordCount).toBeGreaterThan(1000);
+    expect(srtTranscript.language).toBe('en');
+    expect(srtTranscript.durationSeconds).toBeCloseTo(srtDoc.segments.at(-1)!.end, 1);
+    expect(await db.publisherTranscriptFetch.count({ where: { showId: feedId } })).toBe(0);
+
+    // A refresh does not fetch them again.
+    server.seen.length = 0;
+    await catalogIngest.refreshShow(feedId);
+    expect(server.seen.filter((r) => r.path.startsWith('/mn/'))).toHaveLength(0);
+  });
+
+  it('prefers JSON over VTT and SRT', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    server.routes.set('/t/json.json', serve(JSON_TRANSCRIPT, 'application/json'));
+    server.routes.set('/t/json.vtt', serve(VTT, 'text/vtt'));
+    server.routes.set('/t/json.srt', serve(SRT, 'application/srt'));
+    server.routes.set('/json-feed.xml', serve(feed(`<item><title>Both</title><guid>json-pref-1</guid>
+      <enclosure url="https://cdn.example.com/1.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url('/t/json.srt')}" type="application/srt"/>
+      <podcast:transcript url="${server.url('/t/json.vtt')}" type="text/vtt"/>
+      <podcast:transcript url="${server.url('/t/json.json')}" type="application/json"/></item>`)));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/json-feed.xml'));
+    const [episode] = await db.episode.findMany({ where: { showId: feedId }, include: { transcript: true } });
+    expect(episode).toMatchObject({ transcriptStatus: 'ready', publisherTranscriptType: 'application/json' });
+    expect(episode.transcript!.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(JSON_TRANSCRIPT, 'application/json'))));
+  });
+
+  it('retries a transcript server error later, and gives up after three tries', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    let flakyCalls = 0;
+    server.routes.set('/t/flaky.srt', (_req, res) => (++flakyCalls === 1 ? res.writeHead(503).end() : res.writeHead(200).end(SRT)));
+    server.routes.set('/t/down.srt', (_req, res) => res.writeHead(500).end());
+    server.routes.set('/t/junk.srt', serve('', 'application/srt'));
+    const item = (guid: string, path: string) => `<item><title>${guid}</title><guid>${guid}</guid>
+      <enclosure url="https://cdn.example.com/${guid}.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url(path)}" type="application/srt"/></item>`;
+    server.routes.set('/retry.xml', serve(feed(item('retry-flaky', '/t/flaky.srt') + item('retry-down', '/t/down.srt') + item('retry-junk', '/t/junk.srt'))));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/retry.xml'));
+    const episode = (guid: string) => db.episode.findFirstOrThrow({ where: { showId: feedId, guid } });
+    const status = async (guid: string) => (await episode(guid)).transcriptStatus;
+    const queued = async (guid: string) => db.publisherTranscriptFetch.findUniqueOrThrow({ where: { transcriptId: (await episode(guid)).transcriptId } });
+    expect(await status('retry-flaky')).toBe('none');
+    expect((await queued('retry-junk')).nextAttemptAt).toBeNull();
+
+    for (let i = 0; i < 3; i++) {
+      clock.advance(20 * HOUR);
+      await catalogIngest.fetchTranscripts({ limit: 10 });
+    }
+    expect(await status('retry-flaky')).toBe('ready');
+    expect(await status('retry-down')).toBe('none');
+    const down = await queued('retry-down');
+    expect(down).toMatchObject({ attempts: 3, nextAttemptAt: null });
+    expect(down.lastError).toMatch(/500/);
+    expect(server.seen.filter((r) => r.path === '/t/down.srt')).toHaveLength(3);
+    expect(server.seen.filter((r) => r.path === '/t/junk.srt')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { SHORT_PASSAGE } from '../audio/passages.js';
+import { type FakeClock, fakeClock } from '../support/fake-clock.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { type AudioServer, newGuid, startAudioServer } from './support/audio-server.js';
+import { jobDone, ledger, postRequest } from './support/jobs-api.js';
+import { type SpeechApi, startSpeechApi } from './support/speech-api.js';
+import { spokenMp3 } from './support/spoken.js';
+import { waitFor } from './support/wait.js';
+
+let t: TestPodtext;
+let audio: AudioServer;
+let speech: SpeechApi;
+let clock: FakeClock;
+
+beforeAll(async () => {
+  audio = await startAudioServer();
+  speech = await startSpeechApi(SHORT_PASSAGE);
+  clock = fakeClock('2026-03-10T12:00:00Z');
+  audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
+  t = await startTestPodtext({
+    clock,
+    env: { OUTBOUND_ALLOW: `${audio.endpoint},${speech.endpoint}`, WORKERS: '2', FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: speech.url },
+    jobs: { workers: { pollMs: 200 } },
+  });
+  t.podtext.startWorkers();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await audio?.close();
+  await speech?.close();
+});
+
+async function fastJob(key: string) {
+  const guid = newGuid('fast');
+  const r = await postRequest(t, key, { episodes: [{ guid, url: audio.url('/spoken.mp3'), secs: 12 }], fast: true });
+  expect(r.status).toBe(200);
+  return { guid, job: r.body.job, promise: r.body.job.promise_seconds as number };
+}
+
+describe('the fast lane', () => {
+  it('runs on the fast engine through the guarded client; done 1 s late refunds the premium once, 1 s early does not', async () => {
+    const a = await t.account({ credits: 10 });
+    const calls = speech.calls();
+
+    let release = speech.hold();
+    const late = await fastJob(a.key);
+    expect(late.promise).toBeGreaterThanOrEqual(300);
+    clock.set(new Date(Date.parse(late.job.created_at) + late.promise * 1000 + 1000));
+    release();
+    const lateDone = await jobDone(t, a.key, late.job.id);
+    expect(lateDone).toMatchObject({ credits_refunded: 1, promise_seconds: null });
+    const refunds = await ledger(t, a.accountId, 'refund:');
+    expect(refunds.map((e) => [e.reference, e.amount])).toEqual([[`refund:job:${late.job.id}:${transcriptIdFor(late.guid)}:premium`, 1]]);
+    expect(refunds[0]!.memo).toContain('later than promised');
+
+    release = speech.hold();
+    const onTime = await fastJob(a.key);
+    clock.set(new Date(Date.parse(onTime.job.created_at) + onTime.promise * 1000 - 1000));
+    release();
+    expect(await jobDone(t, a.key, onTime.job.id)).toMatchObject({ credits_refunded: 0 });
+    expect(await ledger(t, a.accountId, 'refund:')).toHaveLength(1);
+
+    expect(speech.calls() - calls).toBe(2);
+    const stored = await t.podtext.services.db.transcript.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(onTime.guid) } });
+    expect(stored).toMatchObject({ source: 'asr', engine: 'openai', model: 'whisper-1' });
+    const fresh = await t.podtext.services.db.laneThroughput.findUnique({ where: { lane: 'fast:openai' } });
+    expect(fresh?.samples).toBe(2);
+  });
+
+  it('an episode that falls back to the standard lane gets its premium refunded', async () => {
+    const a = await t.account({ credits: 10 });
+    speech.mode = 'fail';
+    try {
+      const { guid, job } = await fastJob(a.key);
+      const done = await jobDone(t, a.key, job.id);
+      expect(done).toMatchObject({ credits_refunded: 1, done: 1 });
+      expect(done.episodes[0].status).toBe('ready');
+      expect((await ledger(t, a.accountId, 'refund:')).map((e) => e.reference)).toEqual([`refund:job:${job.id}:${transcriptIdFor(guid)}:premium`]);
+      const stored = await t.podtext.services.db.transcript.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
+      expect(stored.engine).toBe('sphinx');
+    } finally {
+      speech.mode = 'ok';
+    }
+  }, 60_000);
+});
+
+describe('one episode is transcribed once', () => {
+  it('two accounts asking at the same moment: one task, one download, both charged and unlocked', async () => {
+    const [a, b] = await Promise.all([t.account({ credits: 3 }), t.account({ credits: 3 })]);
+    const guid = newGuid('shared');
+    const calls = speech.calls();
+    const release = speech.hold();
+    const [ra, rb] = await Promise.all([a, b].map((acc) => postRequest(t, acc.key, { episodes: [{ guid, url: audio.url('/spoken.mp3') }], fast: true })));
+    expect([ra!.body.credits_charged, rb!.body.credits_charged]).toEqual([2, 2]);
+    const tasks = await t.podtext.services.db.transcriptionTask.findMany({ where: { transcriptId: transcriptIdFor(guid) } });
+    expect(tasks).toHaveLength(1);
+    // Both jobs wait on the one task, which is claimed once.
+    await waitFor(async () => (await t.podtext.services.db.transcriptionTask.findUniqueOrThrow({ where: { id: tasks[0]!.id } })).stage === 'recognise' || undefined, 20_000, 'recognition');
+    release();
+    await Promise.all([jobDone(t, a.key, ra!.body.job.id), jobDone(t, b.key, rb!.body.job.id)]);
+    expect(speech.calls() - calls).toBe(1);
+    for (const acc of [a, b]) {
+      expect((await t.api('GET', `/transcripts/${transcriptIdFor(guid)}`, { key: acc.key })).status).toBe(200);
+      expect((await ledger(t, acc.accountId, 'job:')).map((e) => e.amount)).toEqual([-1, -1]);
+    }
+    const task = await t.podtext.services.db.transcriptionTask.findUniqueOrThrow({ where: { id: tasks[0]!.id } });
+    expect(task).toMatchObject({ attempt: 1, status: 'done' });
+  });
+});

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
+import { addEpisode, sampleDoc } from '../support/catalog.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { newGuid } from './support/audio-server.js';
+import { ledger, postRequest } from './support/jobs-api.js';
+
+// No workers here: these tests look at what a request charges and stores.
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext();
+});
+afterAll(() => t.close());
+
+const item = (guid = newGuid(), extra: Record<string, unknown> = {}) => ({ guid, url: `https://media.example/${guid}.mp3`, ...extra });
+
+async function nothingStored(accountId: string, credits: number) {
+  const { db } = t.podtext.services;
+  expect((await db.account.findUniqueOrThrow({ where: { id: accountId } })).credits).toBe(credits);
+  expect(await db.job.count({ where: { accountId } })).toBe(0);
+  expect(await db.unlock.count({ where: { accountId } })).toBe(0);
+  expect(await db.ledgerEntry.count({ where: { accountId, kind: 'charge' } })).toBe(0);
+}
+
+describe('POST /requests input', () => {
+  it('26 episodes: 400 naming the limit, nothing charged', async () => {
+    const a = await t.account({ credits: 100 });
+    const r = await postRequest(t, a.key, { episodes: Array.from({ length: 26 }, () => item()) });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request' });
+    expect(r.body.error.message).toMatch(/^episodes: at most 25 episodes per request/);
+    await nothingStored(a.accountId, 100);
+  });
+
+  it('each item needs a guid and an http(s) url; secs is a whole number ≥ 0', async () => {
+    const a = await t.account({ credits: 10 });
+    const cases: [unknown, string][] = [
+      [{ episodes: [{ url: 'https://a.example/x.mp3' }] }, 'episodes.0.guid'],
+      [{ episodes: [{ guid: 'g' }] }, 'episodes.0.url'],
+      [{ episodes: [item(), { guid: 'g', url: 'ftp://a.example/x.mp3' }] }, 'episodes.1.url'],
+      [{ episodes: [item(undefined, { secs: -1 })] }, 'episodes.0.secs'],
+      [{ episodes: [item(undefined, { secs: 1.5 })] }, 'episodes.0.secs'],
+      [{ episodes: [item(undefined, { date: 'someday' })] }, 'episodes.0.date'],
+      [{ episodes: [] }, 'episodes'],
+      [{ episodes: [item()], email: 'not-an-address' }, 'email'],
+      [{ episodes: [item()], webhook_url: 'http://hooks.example/x' }, 'webhook_url'],
+      [{ episodes: [item({} as never)] }, 'episodes.0.guid'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await postRequest(t, a.key, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error.message.startsWith(`${field}:`), `${r.body.error.message} names ${field}`).toBe(true);
+    }
+    await nothingStored(a.accountId, 10);
+  });
+
+  it('insufficient credits: 402 with required and available, nothing charged, unlocked or queued', async () => {
+    const held = await addEpisode(t, { doc: sampleDoc() });
+    const a = await t.account({ credits: 2 });
+    const guid = newGuid();
+    const r = await postRequest(t, a.key, { episodes: [{ guid: held.guid, url: 'https://x.example/a.mp3' }, item(guid, { secs: 5400 })] });
+    expect(r.status).toBe(402);
+    expect(r.body.error.code).toBe('insufficient_credits');
+    expect(r.body.error.message).toContain('needs 3 credits; the balance is 2');
+    await nothingStored(a.accountId, 2);
+    expect(await t.podtext.services.db.episode.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(0);
+    expect(await t.podtext.services.db.transcriptionTask.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(0);
+  });
+});
+
+describe('pricing and the request result', () => {
+  it('library episodes are unlocked for 1, the rest priced per hour with the unlock included, one job', async () => {
+    const held = await addEpisode(t, { doc: sampleDoc(), title: 'Held one' });
+    const known = await addEpisode(t, { durationSeconds: 3 * 3600 + 1700 });
+    const a = await t.account({ credits: 20 });
+    const fresh = newGuid();
+    const r = await postRequest(t, a.key, {
+      episodes: [{ guid: held.guid, url: 'https://x.example/h.mp3' }, { guid: known.guid, url: 'https://elsewhere.example/k.mp3' }, item(fresh, { secs: 5400, title: 'Brand new' }), item(fresh)],
+      webhook_url: 'https://hooks.example/podtext',
+      email: 'team@example.com',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ queued: 2, credits_charged: 1 + 3 + 2, credits_remaining: 14, credits_required: 6, notify: 'team@example.com', dry_run: false });
+    expect(r.body.already_transcribed).toEqual([{ transcript_id: held.transcriptId, title: 'Held one', charged: 1, url: `http://podtext.test/t/${held.transcriptId}`, transcript_url: `http://podtext.test/api/v1/transcripts/${held.transcriptId}` }]);
+    expect(r.body.episodes.map((e: { status: string; charged: number }) => [e.status, e.charged])).toEqual([['ready', 1], ['queued', 3], ['queued', 2]]);
+    expect(r.body.job).toMatchObject({ total: 2, done: 0, status: 'queued', webhook_url: 'https://hooks.example/podtext' });
+    expect(r.body.job.episodes.map((e: { charged: number }) => e.charged)).toEqual([3, 2]);
+    expect(r.body.delivery).toMatch(/2 episodes are queued/);
+    expect(r.body.delivery).toContain('https://hooks.example/podtext');
+    const jobId = r.body.job.id as string;
+    const refs = (await ledger(t, a.accountId)).filter((e) => e.kind === 'charge').map((e) => [e.reference, e.amount]);
+    expect(refs).toEqual([
+      [`unlock:${a.accountId}:${held.transcriptId}`, -1],
+      [`job:${jobId}:${known.transcriptId}`, -3],
+      [`job:${jobId}:${transcriptIdFor(fresh)}`, -2],
+    ]);
+    const { db } = t.podtext.services;
+    // The index's own audio URL wins for an episode it knows; an unknown one joins the shared show.
+    const task = await db.transcriptionTask.findFirstOrThrow({ where: { transcriptId: known.transcriptId } });
+    expect(task.audioUrl).toBe(`https://media.example/${known.guid}.mp3`);
+    const created = await db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(fresh) } });
+    expect(created).toMatchObject({ showId: REQUESTED_SHOW_ID, title: 'Brand new', durationSeconds: 5400, transcriptStatus: 'processing', audioUrl: `https://media.example/${fresh}.mp3` });
+  });
+
+  it('the fast lane costs 2 per hour, the premium as its own ledger entry, and promises at least 300 s', async () => {
+    const a = await t.account({ credits: 10 });
+    const guid = newGuid();
+    const r = await postRequest(t, a.key, { episodes: [item(guid, { secs: 7000 })], fast: true });
+    expect(r.body).toMatchObject({ credits_charged: 4, fast: true });
+    expect(r.body.job.fast).toBe(true);
+    expect(r.body.job.promise_seconds).toBeGreaterThanOrEqual(300);
+    expect(r.body.promise_seconds).toBe(r.body.job.promise_seconds);
+    const id = transcriptIdFor(guid);
+    expect((await ledger(t, a.accountId, 'job:')).map((e) => [e.reference, e.amount])).toEqual([
+      [`job:${r.body.job.id}:${id}`, -2],
+      [`job:${r.body.job.id}:${id}:premium`, -2],
+    ]);
+  });
+
+  it('a dry run quotes and stores nothing', async () => {
+    const held = await addEpisode(t, { doc: sampleDoc() });
+    const a = await t.account({ credits: 3 });
+    const guid = newGuid();
+    const r = await postRequest(t, a.key, { episodes: [{ guid: held.guid, url: 'https://x.example/h.mp3' }, item(guid, { secs: 9000 })], dry_run: true, fast: true });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ dry_run: true, request_id: null, job: null, credits_required: 1 + 6, credits_charged: 0, credits_remaining: 3, sufficient: false, queued: 1 });
+    expect(r.body.episodes.map((e: { charged: number }) => e.charged)).toEqual([1, 6]);
+    expect(r.body.promise_seconds).toBeGreaterThanOrEqual(300);
+    expect(r.body.estimated_seconds).toBeGreaterThan(0);
+    expect(Date.parse(r.body.estimated_ready_at)).toBeGreaterThan(Date.now());
+    expect(r.body.delivery).toMatch(/^Quote only/);
+    await nothingStored(a.accountId, 3);
+    expect(await t.podtext.services.db.episode.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(0);
+  });
+
+  it('joining an episode this key already waits for costs nothing more', async () => {
+    const a = await t.account({ credits: 5 });
+    const guid = newGuid();
+    const first = await postRequest(t, a.key, { episodes: [item(guid)] });
+    const second = await postRequest(t, a.key, { episodes: [item(guid)] });
+    expect([first.body.credits_charged, second.body.credits_charged]).toEqual([1, 0]);
+    expect(await t.podtext.services.db.transcriptionTask.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(1);
+  });
+});
+
+describe('GET /jobs', () => {
+  it('pages newest first, caps per at 50, and hides other accounts', async () => {
+    const a = await t.account({ credits: 10 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await postRequest(t, a.key, { episodes: [item()] })).body.job.id);
+    const page1 = (await (await t.api('GET', '/jobs?per=2', { key: a.key })).json()) as { jobs: { id: string }[]; total: number; has_more: boolean; page: number; per: number };
+    expect(page1).toMatchObject({ total: 3, has_more: true, page: 1, per: 2 });
+    expect(page1.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+    const page2 = (await (await t.api('GET', '/jobs?per=2&page=2', { key: a.key })).json()) as { jobs: { id: string }[]; has_more: boolean };
+    expect(page2.jobs.map((j) => j.id)).toEqual([ids[0]]);
+    expect(page2.has_more).toBe(false);
+    const tooMany = await t.api('GET', '/jobs?per=51', { key: a.key });
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { message: string } }).error.message).toMatch(/^per:/);
+
+    const b = await t.account();
+    expect((await t.api('GET', `/jobs/${ids[0]}`, { key: b.key })).status).toBe(404);
+    expect((await t.api('GET', '/jobs/not-a-uuid', { key: a.key })).status).toBe(404);
+    expect((await t.api('GET', '/jobs', { key: b.key }).then((r) => r.json()) as { total: number }).total).toBe(0);
+    expect((await t.api('GET', `/jobs/${ids[0]}`, { key: a.key })).status).toBe(200);
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { asrDoc } from '../../src/core/jobs/asr-doc.js';
+import type { TaskResult } from '../../src/core/jobs/settle-task.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { newGuid } from './support/audio-server.js';
+import { getJob, ledger, postRequest } from './support/jobs-api.js';
+
+// Leases of one second, no workers: the test plays the workers itself.
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext({ jobs: { options: { leaseSeconds: 1, retryDelaySeconds: 0 } } });
+});
+afterAll(() => t.close());
+
+const result = (text: string): TaskResult => ({
+  doc: asrDoc(text.split(' ').map((w, i) => ({ w, s: i, e: i + 0.5 })), 'en'),
+  engine: 'sphinx',
+  model: 'en-us',
+  language: 'en',
+  durationSeconds: 10,
+  engineLane: 'standard',
+  slotSeconds: 4,
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the attempt number fences late writers', () => {
+  it('a worker past its lease cannot commit; the worker that reclaimed it can, once', async () => {
+    const { tasks } = t.podtext.services.jobs;
+    const a = await t.account({ credits: 3 });
+    const guid = newGuid();
+    const job = (await postRequest(t, a.key, { episodes: [{ guid, url: `https://media.example/${guid}.mp3` }] })).body.job;
+
+    const first = await tasks.claim('worker-1');
+    expect(first).toMatchObject({ transcriptId: transcriptIdFor(guid), attempt: 1, failures: 0 });
+    expect((await getJob(t, a.key, job.id)).status).toBe('processing');
+    expect(await tasks.claim('worker-2')).toBeNull();
+
+    await sleep(1300);
+    expect(await tasks.heartbeat(first!, { stage: 'recognise', progress: 0.5 })).toBe(false);
+    // Even before anyone reclaims it, a worker past its lease has lost the task.
+    expect(await tasks.complete(first!, result('too late'), 'sphinx')).toBe('stale');
+    const second = await tasks.claim('worker-2');
+    expect(second).toMatchObject({ id: first!.id, attempt: 2, failures: 1 });
+
+    expect(await tasks.complete(first!, result('too late'), 'sphinx')).toBe('stale');
+    expect(await tasks.fail(first!, { message: 'late failure', permanent: true })).toBe('stale');
+    expect(await tasks.complete(second!, result('on time'), 'sphinx')).toBe('stored');
+    expect(await tasks.complete(second!, result('twice'), 'sphinx')).toBe('stale');
+
+    const done = await getJob(t, a.key, job.id);
+    expect(done).toMatchObject({ status: 'done', done: 1 });
+    const stored = await t.podtext.services.db.transcript.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
+    expect(stored.version).toBe(1);
+    expect(JSON.stringify(stored.doc)).toContain('on time');
+    expect((await ledger(t, a.accountId, 'job:')).length).toBe(1);
+    expect(await ledger(t, a.accountId, 'refund:')).toEqual([]);
+  });
+
+  it('a task whose workers keep dying is given up after its attempts, refunded once', async () => {
+    const { tasks } = t.podtext.services.jobs;
+    const a = await t.account({ credits: 3 });
+    const guid = newGuid();
+    const job = (await postRequest(t, a.key, { episodes: [{ guid, url: `https://media.example/${guid}.mp3` }] })).body.job;
+    for (let i = 1; i <= 3; i++) {
+      const claimed = await tasks.claim(`dying-${i}`);
+      expect(claimed?.attempt).toBe(i);
+      await sleep(1200);
+    }
+    const last = await tasks.claim('survivor');
+    expect(last).toMatchObject({ attempt: 4, failures: 3, maxAttempts: 3 });
+    expect(await tasks.fail(last!, { message: 'gave up', permanent: true })).toBe('failed');
+    const done = await getJob(t, a.key, job.id);
+    expect(done).toMatchObject({ status: 'done', done: 1, credits_refunded: 1 });
+    expect(done.episodes[0]).toMatchObject({ status: 'failed', url: null, transcript_url: null, error: 'gave up' });
+    expect((await ledger(t, a.accountId, 'refund:')).map((e) => [e.reference, e.amount])).toEqual([[`refund:job:${job.id}:${transcriptIdFor(guid)}`, 1]]);
+    const episode = await t.podtext.services.db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
+    expect(episode.transcriptStatus).toBe('none');
+  });
+});
