@@ -87,10 +87,13 @@ describe('adding feeds', () => {
     expect(await db.episode.count({ where: { showId: feedId, title: 'Part 5' } })).toBe(1);
   });
 
-  it('rejects what is not a podcast feed', async () => {
+  it('tells a URL that leads to no feed from a feed server in trouble', async () => {
     server.routes.set('/page.html', serve('<html><body>hello</body></html>', 'text/html'));
     await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/page.html'))).rejects.toMatchObject({ code: 'invalid_request' });
-    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/missing.xml'))).rejects.toMatchObject({ code: 'upstream_failed' });
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/missing.xml'))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl('https://no-such-host.invalid/feed.xml')).rejects.toMatchObject({ code: 'invalid_request' });
+    server.routes.set('/broken.xml', (_req, res) => res.writeHead(503).end());
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/broken.xml'))).rejects.toMatchObject({ code: 'upstream_failed' });
     await expect(t.podtext.services.catalogIngest.addFeedByUrl('not a url')).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

@@ -107,7 +107,7 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     expect(await db().show.count({ where: { id: 12_002n, feedUrl: 'https://anchor.fm/s/19ccb320/podcast/rss?copy=12' } })).toBe(1);
   });
 
-  it('hands a feed added by URL over to its Podcast Index id, episodes and all', async () => {
+  it('hands a feed added by URL over to its Podcast Index id, episodes and all; Apple ids stay with their holder', async () => {
     const feed = (await readFile('test/fixtures/rss/apple-podcasters-guide-example.xml', 'utf8')).replace(/<guid>([^<]*)<\/guid>/g, '<guid>$1#handover</guid>');
     server.routes.set('/handover.xml', serve(feed));
     const url = server.url('/handover.xml');
@@ -115,8 +115,13 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     const csv = path.join(dir, 'handover.csv');
     const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0];
     const columns = header.split(',').map((c) => JSON.parse(c) as string);
-    const row = columns.map((c) => (c === 'id' ? '"4242"' : c === 'url' ? `"${url}"` : c === 'title' ? '"From the index"' : 'NULL'));
-    await writeFile(csv, `${header}\n${row.join(',')}\n`);
+    const row = (values: Record<string, string>) => columns.map((c) => (c in values ? `"${values[c]}"` : 'NULL')).join(',');
+    await writeFile(csv, [
+      header,
+      row({ id: '4242', url, title: 'From the index' }),
+      // Rahdo's Apple id, already held by show 2: this row yields it.
+      row({ id: '4243', url: 'https://feeds.example.com/clash.xml', title: 'Apple id clash', itunes_id: '1000016089' }),
+    ].join('\n'));
 
     await importPodcastIndex(db(), csv, { clock });
     expect(await db().show.findUnique({ where: { id: feedId } })).toBeNull();
@@ -125,6 +130,8 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     expect(moved).toMatchObject({ feedUrl: url, title: 'All About Everything', episodeCountTracked: 3 });
     expect(await db().episode.count({ where: { showId: 4242n } })).toBe(3);
     expect((await t.podtext.services.catalogIngest.addFeedByUrl(url)).feedId).toBe(4242n);
+    expect(await db().show.findUniqueOrThrow({ where: { id: 4243n } })).toMatchObject({ title: 'Apple id clash', appleId: null });
+    expect((await db().show.findUniqueOrThrow({ where: { id: 2n } })).appleId).toBe(1000016089n);
   });
 });
 

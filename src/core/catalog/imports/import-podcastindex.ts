@@ -102,6 +102,7 @@ export async function importPodcastIndex(db: PrismaClient, file: string, options
   let rows = 0;
   let skipped = 0;
   let finished = false;
+  let writing: Promise<void> | null = null;
   try {
     const first = await records.next();
     if (first.done) {
@@ -112,12 +113,11 @@ export async function importPodcastIndex(db: PrismaClient, file: string, options
       let row = 0;
       let reached = position;
       let batch: ImportedShow[] = [];
-      const flush = async (): Promise<void> => {
-        await writeShowBatch(db, batch, clock.now(), options.log);
-        rows += batch.length;
-        totalRows += batch.length;
-        batch = [];
-        const data = { position: BigInt(reached), rowsDone: BigInt(totalRows), updatedAt: clock.now() };
+      const flush = async (rowsToWrite: ImportedShow[], upTo: number): Promise<void> => {
+        await writeShowBatch(db, rowsToWrite, clock.now(), options.log);
+        rows += rowsToWrite.length;
+        totalRows += rowsToWrite.length;
+        const data = { position: BigInt(upTo), rowsDone: BigInt(totalRows), updatedAt: clock.now() };
         await db.importProgress.upsert({ where: { name }, create: { name, ...data }, update: data });
         const seconds = (performance.now() - started) / 1000;
         options.onProgress?.({ rows: totalRows, rowsThisRun: rows, rowsPerSecond: Math.round(rows / Math.max(seconds, 1e-3)) });
@@ -130,12 +130,17 @@ export async function importPodcastIndex(db: PrismaClient, file: string, options
         else skipped += 1;
         reached = format === 'csv' ? row : Number(record[columns.id] ?? reached);
         if (batch.length >= batchSize) {
-          await flush();
+          if (writing) await writing;
           if (options.signal?.aborted) break;
+          // This batch is written while the next one is read and parsed; on PostgreSQL the two overlap.
+          writing = flush(batch, reached);
+          writing.catch(() => undefined);
+          batch = [];
         }
       }
+      if (writing) await writing;
       if (!options.signal?.aborted) {
-        if (batch.length > 0) await flush();
+        if (batch.length > 0) await flush(batch, reached);
         finished = true;
       }
     }
@@ -144,6 +149,7 @@ export async function importPodcastIndex(db: PrismaClient, file: string, options
       await db.importProgress.upsert({ where: { name }, create: { name, ...data }, update: data });
     }
   } finally {
+    await (writing as Promise<void> | null)?.catch(() => undefined);
     await records.return(undefined);
     if (defer) options.log?.info({ indexes: await restoreDeferredIndexes(db) }, 'show indexes rebuilt');
   }

@@ -28,7 +28,7 @@ export interface CatalogIngestOptions extends RefreshTiming, FeedFetchLimits, Tr
   maxEpisodes: number;
   /** Publisher transcripts fetched right away when a feed is added or refreshed; the rest wait for `refreshDue`. Default: 25. */
   transcriptsPerIngest: number;
-  /** Publisher transcripts fetched per `refreshDue` call, across shows. Default: 100. */
+  /** Publisher transcripts fetched per `refreshDue` call, across shows. Default: 50. */
   transcriptsPerTick: number;
   /** How long a show claimed by `refreshDue` stays reserved, in ms. Default: 900000 (15 min). */
   refreshLeaseMs: number;
@@ -99,7 +99,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     refreshConcurrency: 8,
     maxEpisodes: 1000,
     transcriptsPerIngest: 25,
-    transcriptsPerTick: 100,
+    transcriptsPerTick: 50,
     refreshLeaseMs: 900_000,
     appleLookupUrl: 'https://itunes.apple.com',
     ...defaultTranscriptFetchOptions,
@@ -153,8 +153,9 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     try {
       fetched = await limiter.run(hostOf(feedUrl), () => fetchFeed(outbound, feedUrl, null, opts));
     } catch (err) {
-      if (err instanceof FeedFetchError && err.refused) throw invalid('url', `refused: ${err.message}`);
-      throw new DomainError('upstream_failed', `url: the feed could not be fetched (${(err as Error).message})`);
+      if (err instanceof FeedFetchError && err.reason === 'refused') throw invalid('url', `refused: ${err.message}`);
+      if (err instanceof FeedFetchError && err.reason === 'missing') throw invalid('url', `no feed there (${err.message})`);
+      throw new DomainError('upstream_failed', `url: the feed server did not answer properly (${(err as Error).message})`);
     }
     if (fetched.kind !== 'ok') throw new DomainError('upstream_failed', 'url: the feed server answered 304 to an unconditional request');
     let parsed;
@@ -204,8 +205,9 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     /**
      * Adds a feed by URL, or finds it when it is already in the catalog.
      * @throws DomainError `invalid_request` for a URL that is refused (private
-     *   address, bad scheme) or is not a podcast feed; `upstream_failed` when
-     *   the feed cannot be downloaded.
+     *   address, bad scheme), leads nowhere (unknown host, 4xx) or is not a
+     *   podcast feed; `upstream_failed` when the feed's server fails (5xx,
+     *   timeout, dropped connection): worth trying again later.
      */
     addFeedByUrl: (url: string) => addFeedByUrl(url),
 

@@ -22,14 +22,15 @@ export type FeedFetch =
   | { kind: 'ok'; body: Buffer; validators: FeedValidators };
 
 /**
- * Why a feed could not be read. `refused` marks URLs the guarded client will
- * never fetch (private address, bad scheme, not a URL): the caller's fault,
- * not the publisher's.
+ * Why a feed could not be read. `refused`: a URL the guarded client will never
+ * fetch (private address, bad scheme, not a URL). `missing`: nothing there (no
+ * such host name, or a 4xx). Both are the URL's fault, not the publisher's
+ * server having a bad moment.
  */
 export class FeedFetchError extends Error {
   constructor(
     message: string,
-    readonly refused: boolean,
+    readonly reason: 'refused' | 'missing' | 'unavailable',
     readonly status?: number,
   ) {
     super(message);
@@ -60,11 +61,17 @@ export async function fetchFeed(
   try {
     res = await outbound.request(url, { headers, maxBytes: limits.maxFeedBytes, timeoutMs: limits.feedTimeoutMs, signal });
   } catch (err) {
-    if (err instanceof OutboundError) throw new FeedFetchError(`${err.code}: ${err.message}`, REFUSED.has(err.code));
+    if (err instanceof OutboundError) {
+      const reason = REFUSED.has(err.code) ? 'refused' : /\bENOTFOUND\b/.test(err.message) ? 'missing' : 'unavailable';
+      throw new FeedFetchError(`${err.code}: ${err.message}`, reason);
+    }
     throw err;
   }
   if (res.status === 304) return { kind: 'not_modified' };
-  if (res.status < 200 || res.status >= 300) throw new FeedFetchError(`the feed server answered ${res.status}`, false, res.status);
+  if (res.status < 200 || res.status >= 300) {
+    const missing = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+    throw new FeedFetchError(`the feed server answered ${res.status}`, missing ? 'missing' : 'unavailable', res.status);
+  }
   return {
     kind: 'ok',
     body: res.body,
