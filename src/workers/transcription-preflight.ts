@@ -26,9 +26,9 @@ async function hasProgram(name: string): Promise<boolean> {
  */
 export async function checkTranscriptionTools(engines: { standard: AsrEngine; fast: AsrEngine }): Promise<Preflight> {
   const problems: string[] = [];
-  for (const program of ['ffmpeg', 'ffprobe']) {
-    if (!(await hasProgram(program))) problems.push(`${program} not found (Debian/Ubuntu: apt install ffmpeg; macOS: brew install ffmpeg)`);
-  }
+  const missing = [];
+  for (const program of ['ffmpeg', 'ffprobe']) if (!(await hasProgram(program))) missing.push(program);
+  if (missing.length > 0) problems.push(`${missing.join(' and ')} not found (Debian/Ubuntu: apt install ffmpeg; macOS: brew install ffmpeg)`);
   const standard = await engines.standard.available();
   if (!standard.ok) problems.push(`standard-lane engine ${engines.standard.name}: ${standard.reason}`);
   const fast = engines.fast === engines.standard ? standard : await engines.fast.available();

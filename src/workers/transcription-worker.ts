@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { LaneConfig } from '../config.js';
@@ -75,6 +75,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
 
   const poolId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const scratch = join(deps.dataDir, 'scratch', poolId.replace(/[^A-Za-z0-9.-]/g, '_'));
+  await removeStaleScratch(join(deps.dataDir, 'scratch'));
   const pool = new SlotPool(Math.max(1, deps.workers));
   const running = new Set<Promise<void>>();
   let wakeClaim: (() => void) | null = null;
@@ -208,5 +209,15 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     await jobs.tasks.retire(poolId).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
     log.info({ poolId }, 'transcription workers stopped');
+  }
+}
+
+/** Scratch left by pools that died a day ago or more (a killed process cannot clean up after itself). */
+async function removeStaleScratch(dir: string): Promise<void> {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info && info.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
   }
 }

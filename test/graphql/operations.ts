@@ -251,3 +251,180 @@ export const MyJobsUpdatedSubscription = graphql(`
     }
   }
 `);
+
+export const SearchShowsQuery = graphql(`
+  query SearchShows($q: String!) {
+    search(q: $q) {
+      query
+      shows {
+        feedId
+        title
+        author
+        artwork
+        appleId
+        indexed
+        url
+        episodesUrl
+        categories
+        language
+      }
+    }
+  }
+`);
+
+export const ShowLookupQuery = graphql(`
+  query ShowLookup($appleId: Float, $feedUrl: String, $url: String) {
+    showLookup(appleId: $appleId, feedUrl: $feedUrl, url: $url) {
+      feedId
+      title
+      appleId
+      url
+      episodesUrl
+    }
+  }
+`);
+
+export const ShowQuery = graphql(`
+  query Show($feedId: Float!) {
+    show(feedId: $feedId) {
+      feedId
+      title
+      author
+      description
+      artwork
+      language
+      categories
+      episodeCountTracked
+      newestEpisodeAt
+      feedUrl
+      website
+      appleId
+      indexed
+      url
+      episodesUrl
+    }
+  }
+`);
+
+export const ShowWithEpisodesQuery = graphql(`
+  query ShowWithEpisodes($feedId: Float!, $first: Int) {
+    show(feedId: $feedId) {
+      title
+      episodes(first: $first) {
+        transcriptId
+        title
+        show {
+          feedId
+          title
+        }
+      }
+    }
+  }
+`);
+
+export const EpisodesQuery = graphql(`
+  query Episodes($feedId: Float!, $first: Int, $after: String) {
+    episodes(feedId: $feedId, first: $first, after: $after) {
+      readyCount
+      truncated
+      hasNextPage
+      endCursor
+      show {
+        feedId
+        title
+      }
+      edges {
+        cursor
+        node {
+          guid
+          transcriptId
+          title
+          description
+          episode
+          season
+          publishedAt
+          durationSeconds
+          audioUrl
+          transcriptStatus
+          transcriptUrl
+          pageUrl
+        }
+      }
+    }
+  }
+`);
+
+export const EpisodesWithShowQuery = graphql(`
+  query EpisodesWithShow($feedId: Float!, $first: Int) {
+    episodes(feedId: $feedId, first: $first) {
+      nodes {
+        transcriptId
+        title
+        show {
+          feedId
+          title
+          author
+        }
+      }
+    }
+  }
+`);
+
+export const EpisodeInfoQuery = graphql(`
+  query EpisodeInfo($transcriptId: String!) {
+    episode(transcriptId: $transcriptId) {
+      transcriptId
+      title
+      transcriptStatus
+      unlocked
+      unlockCost
+      wordCount
+      durationSeconds
+      publishedAt
+      show {
+        feedId
+        title
+        author
+        artwork
+        url
+      }
+    }
+  }
+`);
+
+export const ChartsQuery = graphql(`
+  query Charts($genre: String) {
+    charts(genre: $genre) {
+      genre {
+        slug
+        name
+      }
+      genres {
+        slug
+        name
+      }
+      chart {
+        rank
+        appleId
+        title
+        author
+        artwork
+        lookupUrl
+      }
+    }
+  }
+`);
+
+export const TrendingQuery = graphql(`
+  query Trending($category: String, $max: Int, $lang: String) {
+    trending(category: $category, max: $max, lang: $lang) {
+      categories
+      shows {
+        feedId
+        title
+        categories
+        language
+      }
+    }
+  }
+`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
+import type { JobDonePayload } from '../../src/core/jobs/job-done-payload.js';
 import type { TaskResult } from '../../src/core/jobs/settle-task.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from './support/audio-server.js';
@@ -8,8 +9,18 @@ import { getJob, ledger, postRequest } from './support/jobs-api.js';
 
 // Leases of one second, no workers: the test plays the workers itself.
 let t: TestPodtext;
+const hooked: { payload: JobDonePayload; webhookUrl: string; statusInTx: string }[] = [];
 beforeAll(async () => {
-  t = await startTestPodtext({ jobs: { options: { leaseSeconds: 1, retryDelaySeconds: 0 } } });
+  t = await startTestPodtext({
+    jobs: {
+      options: { leaseSeconds: 1, retryDelaySeconds: 0 },
+      // What the webhooks module will do: write its delivery in the same transaction.
+      onJobDone: async (tx, job) => {
+        const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM jobs WHERE id = ${job.jobId}::uuid`;
+        hooked.push({ payload: job.payload, webhookUrl: job.webhookUrl, statusInTx: row!.status });
+      },
+    },
+  });
 });
 afterAll(() => t.close());
 
@@ -77,5 +88,44 @@ describe('the attempt number fences late writers', () => {
     expect((await ledger(t, a.accountId, 'refund:')).map((e) => [e.reference, e.amount])).toEqual([[`refund:job:${job.id}:${transcriptIdFor(guid)}`, 1]]);
     const episode = await t.podtext.services.db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
     expect(episode.transcriptStatus).toBe('none');
+  });
+});
+
+describe('job.done', () => {
+  it('calls onJobDone inside the transaction that sets the job done, with the spec-6 job object', async () => {
+    const { tasks } = t.podtext.services.jobs;
+    const a = await t.account({ credits: 5 });
+    const [good, bad] = [newGuid('good'), newGuid('bad')];
+    const r = await postRequest(t, a.key, {
+      episodes: [{ guid: good, url: 'https://media.example/g.mp3', title: 'Good' }, { guid: bad, url: 'https://media.example/b.mp3', title: 'Bad' }],
+      webhook_url: 'https://hooks.example/in',
+    });
+    const jobId = r.body.job.id as string;
+    const first = (await tasks.claim('w'))!;
+    const second = (await tasks.claim('w'))!;
+    const [ok, broken] = first.transcriptId === transcriptIdFor(good) ? [first, second] : [second, first];
+    expect(await tasks.complete(ok, result('fine'), 'sphinx')).toBe('stored');
+    expect(hooked).toHaveLength(0);
+    expect(await tasks.fail(broken, { message: 'download: server answered 404', permanent: true })).toBe('failed');
+    expect(hooked).toEqual([
+      {
+        webhookUrl: 'https://hooks.example/in',
+        statusInTx: 'done',
+        payload: {
+          id: jobId,
+          status: 'done',
+          poll_url: `http://podtext.test/api/v1/jobs/${jobId}`,
+          episodes: [
+            { transcript_id: transcriptIdFor(good), title: 'Good', status: 'ready', url: `http://podtext.test/t/${transcriptIdFor(good)}`, transcript_url: `http://podtext.test/api/v1/transcripts/${transcriptIdFor(good)}` },
+            { transcript_id: transcriptIdFor(bad), title: 'Bad', status: 'failed', url: null, transcript_url: null },
+          ],
+          done: 2,
+          total: 2,
+        },
+      },
+    ]);
+    const mail = await t.podtext.services.db.mail.findFirstOrThrow({ where: { to: a.email } });
+    expect(mail.text).toContain(`http://podtext.test/api/v1/transcripts/${transcriptIdFor(good)}`);
+    expect(mail.subject).toBe('Your Podtext job is done: 1 of 2 ready');
   });
 });

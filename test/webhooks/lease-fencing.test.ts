@@ -63,4 +63,16 @@ describe('leases', () => {
     expect(rx.received).toHaveLength(2);
     expect(new Set(rx.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
   });
+
+  it('a delivery whose claims keep ending without a result (crash after crash) is given up', async () => {
+    const acc = await t.account();
+    const before = rx.received.length;
+    const { jobId, deliveryId } = await finishJob(t.podtext.services, acc.accountId, rx.url('/hook'));
+    await t.podtext.services.db.webhookDelivery.update({ where: { id: deliveryId }, data: { claim: 20 } });
+    expect(await t.podtext.services.webhooks.drain()).toBe(1);
+    const view = (await t.podtext.services.webhooks.webhookDelivery(jobId))!;
+    expect(view.state).toBe('failed');
+    expect(view.attempts[0]!.error).toBe('stopped: 20 claims ended without a result');
+    expect(rx.received.length).toBe(before);
+  });
 });

@@ -18,6 +18,13 @@ import { createTestInboxes } from './test-inbox.js';
 import { createWebhookSecrets } from './webhook-secrets.js';
 import { checkWebhookUrl, isOwnInboxUrl } from './webhook-url.js';
 
+/**
+ * Claims of one delivery that may end without a result (a crash, a shutdown,
+ * an internal error) before it is given up, so one broken row cannot keep a
+ * worker busy forever.
+ */
+const MAX_CLAIMS_WITHOUT_RESULT = 20;
+
 /** How webhooks are sent. Every field is optional. */
 export interface WebhookSettings {
   /** `host:port` endpoints exempt from the private-address guard (OUTBOUND_ALLOW). Default: none. */
@@ -86,8 +93,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   async function attempt(d: ClaimedDelivery, signal?: AbortSignal): Promise<void> {
     const own = isOwnInbox(d.url);
     const at = clock.now();
-    const signing = await secrets.signingSecrets(d.accountId, at, d.secrets);
-    const result = await sendAttempt(d, { client: own ? ownClient : client, secrets: signing, at, timeoutMs: settings.timeoutMs, httpsOnly: !own, signal, userAgent });
+    const result =
+      d.claim - d.tries > MAX_CLAIMS_WITHOUT_RESULT
+        ? { at, statusCode: null, error: `stopped: ${MAX_CLAIMS_WITHOUT_RESULT} claims ended without a result`, durationMs: 0, delivered: false, permanent: true }
+        : await sendAttempt(d, {
+            client: own ? ownClient : client,
+            secrets: await secrets.signingSecrets(d.accountId, at, d.secrets),
+            at,
+            timeoutMs: settings.timeoutMs,
+            httpsOnly: !own,
+            signal,
+            userAgent,
+          });
     const recorded = await claims.record(d, result, nextAttemptAt(settings.retrySchedule, d.tries + 1, at));
     const facts = { deliveryId: d.id, jobId: d.jobId, accountId: d.accountId, status: result.statusCode, durationMs: result.durationMs };
     if (!recorded) log.warn(facts, 'webhook result dropped: the lease ran out and another worker holds the delivery');

@@ -48,7 +48,6 @@ export function createDiscovery(deps: DiscoveryDeps) {
   const trendingCache = new Map<string, { at: number; categories: string[]; ids: bigint[] }>();
 
   return {
-    links,
     /** The name index; `reload()` after a bulk import makes new shows searchable at once. */
     showSearch,
 

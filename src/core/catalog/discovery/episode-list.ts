@@ -3,10 +3,15 @@ import type { Logger } from '../../../infra/logger.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
-import { findById } from './show-finders.js';
 
 /** A Prisma `include`/`select` for episodes, as a GraphQL resolver passes it through. */
 export type EpisodeQuery = { include?: Prisma.EpisodeInclude; select?: Prisma.EpisodeSelect };
+
+/** What an Episode (spec 2.5) is made of. */
+export type EpisodeRow = Pick<
+  Episode,
+  'transcriptId' | 'guid' | 'title' | 'description' | 'episodeNumber' | 'season' | 'publishedAt' | 'durationSeconds' | 'audioUrl' | 'transcriptStatus'
+>;
 
 export interface EpisodeList {
   show: Show;
@@ -14,8 +19,8 @@ export interface EpisodeList {
   readyCount: number;
   /** True when older episodes exist that the list leaves out: past `max`, or beyond what the feed still carries. */
   truncated: boolean;
-  /** Newest first. */
-  episodes: Episode[];
+  /** Newest first. Whole rows (or what `query` selects) when a `query` is given. */
+  episodes: EpisodeRow[];
   /** Whether episodes follow this page (older ones, past `max`). */
   hasMore: boolean;
 }
@@ -35,6 +40,25 @@ export interface EpisodePageInput {
 // Newest first; episodes without a date last; the transcript id breaks ties so pages are stable.
 const NEWEST_FIRST: Prisma.EpisodeOrderByWithRelationInput[] = [{ publishedAt: { sort: 'desc', nulls: 'last' } }, { transcriptId: 'asc' }];
 
+type EpisodeJson = Omit<EpisodeRow, 'publishedAt'> & { publishedAt: string | null };
+
+/**
+ * The first `take` episodes in {@link NEWEST_FIRST} order, as one JSON value:
+ * on the embedded database, handing a thousand rows over one field at a time
+ * costs several times the query itself.
+ */
+async function newestEpisodes(db: PrismaClient, feedId: bigint, take: number): Promise<EpisodeRow[]> {
+  const [row] = await db.$queryRawUnsafe<{ rows: string }[]>(
+    `SELECT coalesce(json_agg(e), '[]')::text AS rows FROM (
+       SELECT transcript_id AS "transcriptId", guid, title, description, episode_number AS "episodeNumber", season,
+         published_at AS "publishedAt", duration_seconds AS "durationSeconds", audio_url AS "audioUrl", transcript_status AS "transcriptStatus"
+       FROM episodes WHERE show_id = $1 ORDER BY published_at DESC NULLS LAST, transcript_id LIMIT $2) e`,
+    feedId,
+    take,
+  );
+  return (JSON.parse(row!.rows) as EpisodeJson[]).map((e) => ({ ...e, publishedAt: e.publishedAt === null ? null : new Date(e.publishedAt) }));
+}
+
 /**
  * A show's episodes, newest first. A show known only from a directory import
  * (never fetched, but scheduled) has its feed read on this first request,
@@ -43,14 +67,23 @@ const NEWEST_FIRST: Prisma.EpisodeOrderByWithRelationInput[] = [{ publishedAt: {
 export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pick<CatalogIngest, 'refreshShow'>; log: Logger }) {
   const { db, catalogIngest, log } = deps;
 
-  async function firstFetch(show: Show): Promise<Show> {
-    if (show.lastFetchedAt || !show.nextFetchAt || !show.feedUrl || show.dead) return show;
+  // The show and its ready count in one statement.
+  async function showWithReadyCount(feedId: bigint): Promise<{ show: Show; readyCount: number } | null> {
+    const row = await db.show.findUnique({ where: { id: feedId }, include: { _count: { select: { episodes: { where: { transcriptStatus: 'ready' } } } } } });
+    if (!row) return null;
+    const { _count, ...show } = row;
+    return { show, readyCount: _count.episodes };
+  }
+
+  async function firstFetch(found: { show: Show; readyCount: number }): Promise<{ show: Show; readyCount: number }> {
+    const { show } = found;
+    if (show.lastFetchedAt || !show.nextFetchAt || !show.feedUrl || show.dead) return found;
     try {
       await catalogIngest.refreshShow(show.id);
     } catch (err) {
       log.warn({ err, feedId: String(show.id) }, 'first read of a feed failed; listing what the index has');
     }
-    return (await findById(db, show.id)) ?? show;
+    return (await showWithReadyCount(show.id)) ?? found;
   }
 
   return {
@@ -59,25 +92,18 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
      */
     async list(feedId: bigint, input: EpisodePageInput = {}): Promise<EpisodeList> {
       const max = listLength(input.max, EPISODE_LIST, input.maxField ?? 'max');
-      let show = await findById(db, feedId);
-      if (!show) throw new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
-      show = await firstFetch(show);
+      const found = await showWithReadyCount(feedId);
+      if (!found) throw new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
+      const { show, readyCount } = await firstFetch(found);
       let cursor: Prisma.EpisodeWhereUniqueInput | undefined;
       if (input.after) {
         const from = await db.episode.findUnique({ where: { transcriptId: input.after }, select: { showId: true } });
         if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
         cursor = { transcriptId: input.after };
       }
-      const [rows, readyCount] = await Promise.all([
-        db.episode.findMany({
-          ...input.query,
-          where: { showId: feedId },
-          orderBy: NEWEST_FIRST,
-          take: max + 1,
-          ...(cursor ? { cursor, skip: 1 } : {}),
-        }) as Promise<Episode[]>,
-        db.episode.count({ where: { showId: feedId, transcriptStatus: 'ready' } }),
-      ]);
+      const rows = input.query || cursor
+        ? ((await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[])
+        : await newestEpisodes(db, feedId, max + 1);
       const hasMore = rows.length > max;
       return { show, readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
     },

@@ -1,4 +1,4 @@
-import type { PrismaClient, Show } from '../../../generated/prisma/client.js';
+import type { PrismaClient } from '../../../generated/prisma/client.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { searchKey } from '../ingest/search-key.js';
@@ -6,13 +6,13 @@ import type { DirectoryTarget } from './directory-links.js';
 import { SEARCH_LIMIT, searchQuery } from './discovery-input.js';
 import { queryKind } from './query-kind.js';
 import type { ShowSearch } from './search-index/show-search.js';
-import { type ShowQuery, findByAppleId, findByFeedUrl, findById, showsInOrder } from './show-finders.js';
+import { type ShowQuery, type ShowSummaryRow, findByAppleId, findByFeedUrl, findById, showsInOrder } from './show-finders.js';
 
 export interface SearchResult {
   /** The query as given, trimmed. */
   query: string;
-  /** Best first; at most {@link SEARCH_LIMIT}. */
-  shows: Show[];
+  /** Best first; at most {@link SEARCH_LIMIT}. Whole rows (or what `query` selects) when a `query` is given. */
+  shows: ShowSummaryRow[];
 }
 
 export interface SearchDeps {
@@ -30,6 +30,16 @@ export function unsupportedLink(field: string, what: string, why: string): Domai
   );
 }
 
+/**
+ * A feed that cannot be added (refused address, not a feed, its server down)
+ * answers 400 naming `q`, the status the spec gives a bad search query; the
+ * reason stays in the message.
+ */
+function asQueryError(err: unknown): unknown {
+  if (!(err instanceof DomainError) || (err.code !== 'upstream_failed' && err.code !== 'invalid_request')) return err;
+  return new DomainError('invalid_request', `q: ${err.message.replace(/^[a-z_]+: /, '')}`, { field: 'q' });
+}
+
 export function streamingLinkError(field: string, service: string): DomainError {
   return unsupportedLink(field, `${service} links`, `${service} is a streaming service and does not publish the show's RSS feed`);
 }
@@ -44,17 +54,19 @@ export function streamingLinkError(field: string, service: string): DomainError 
 export function createShowSearchFlow(deps: SearchDeps) {
   const { db, catalogIngest, showSearch } = deps;
 
-  async function byFeedUrl(feedUrl: string, query: ShowQuery): Promise<Show[]> {
+  async function byFeedUrl(feedUrl: string, query: ShowQuery | undefined): Promise<ShowSummaryRow[]> {
     const known = await findByFeedUrl(db, feedUrl, query);
     if (known) return [known];
-    const { feedId } = await catalogIngest.addFeedByUrl(feedUrl);
+    const { feedId } = await catalogIngest.addFeedByUrl(feedUrl).catch((err: unknown) => {
+      throw asQueryError(err);
+    });
     const added = await findById(db, feedId, query);
     if (!added) return [];
     showSearch.note(added);
     return [added];
   }
 
-  async function byAppleId(appleId: bigint, query: ShowQuery): Promise<Show[]> {
+  async function byAppleId(appleId: bigint, query: ShowQuery | undefined): Promise<ShowSummaryRow[]> {
     const known = await findByAppleId(db, appleId, query);
     if (known) return [known];
     try {
@@ -65,11 +77,11 @@ export function createShowSearchFlow(deps: SearchDeps) {
     } catch (err) {
       // Neither the Podcast Index nor Apple knows a feed for it: no show, not an error.
       if (err instanceof DomainError && err.code === 'not_found') return [];
-      throw err;
+      throw asQueryError(err);
     }
   }
 
-  async function byDirectory(target: DirectoryTarget, query: ShowQuery): Promise<Show[]> {
+  async function byDirectory(target: DirectoryTarget, query: ShowQuery | undefined): Promise<ShowSummaryRow[]> {
     switch (target.kind) {
       case 'apple':
         return byAppleId(target.appleId, query);
@@ -84,7 +96,7 @@ export function createShowSearchFlow(deps: SearchDeps) {
     }
   }
 
-  async function byName(text: string, query: ShowQuery): Promise<Show[]> {
+  async function byName(text: string, query: ShowQuery | undefined): Promise<ShowSummaryRow[]> {
     const key = searchKey(text);
     if (!key.name) throw invalid('q', 'has no letters or digits to search for');
     const ranked = await showSearch.search(key.name, key.compact, SEARCH_LIMIT);
@@ -94,10 +106,10 @@ export function createShowSearchFlow(deps: SearchDeps) {
   return {
     /**
      * @param query Prisma include passed through by GraphQL so relations load in the same round trip.
-     * @throws DomainError `invalid_request` naming `q`; `unsupported_link` for streaming or unresolvable links;
-     *   what `addFeedByUrl` throws for a feed that cannot be added.
+     * @throws DomainError `invalid_request` naming `q` (also for a feed that cannot be added, with the reason);
+     *   `unsupported_link` for streaming or unresolvable links.
      */
-    async search(q: string, query: ShowQuery = {}): Promise<SearchResult> {
+    async search(q: string, query?: ShowQuery): Promise<SearchResult> {
       const text = searchQuery(q);
       const kind = queryKind(text);
       switch (kind.kind) {

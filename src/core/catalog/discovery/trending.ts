@@ -1,8 +1,8 @@
-import type { PrismaClient, Show } from '../../../generated/prisma/client.js';
+import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../clock.js';
 import { invalid } from '../../errors.js';
 import { TRENDING_DEFAULT_LANG, TRENDING_LIST, listLength } from './discovery-input.js';
-import { type ShowQuery, showsInOrder } from './show-finders.js';
+import { type ShowQuery, type ShowSummaryRow, showsInOrder } from './show-finders.js';
 
 /** The trending formula in words, quoted by the API description and the README. */
 export const TRENDING_DOCS =
@@ -32,7 +32,7 @@ export interface TrendingInput {
 
 export interface Trending {
   categories: string[];
-  shows: Show[];
+  shows: ShowSummaryRow[];
 }
 
 type Row = { id: bigint; categories: string[]; picked: boolean };
@@ -43,7 +43,7 @@ type Row = { id: bigint; categories: string[]; picked: boolean };
  * over the last 7 days; logarithms so one runaway show does not bury the
  * rest; popularity (log-scaled to 0..1) as the prior.
  */
-export async function computeTrending(db: PrismaClient, clock: Clock, input: TrendingInput, query: ShowQuery = {}): Promise<Trending> {
+export async function computeTrending(db: PrismaClient, clock: Clock, input: TrendingInput, query?: ShowQuery): Promise<Trending> {
   const max = listLength(input.max, TRENDING_LIST, 'max');
   const lang = (input.lang?.trim() || TRENDING_DEFAULT_LANG).toLowerCase();
   if (!/^(all|[a-z]{2,3}(-[a-z0-9]{1,8})*)$/.test(lang)) throw invalid('lang', 'must be a language tag such as en or pt-br, or all');

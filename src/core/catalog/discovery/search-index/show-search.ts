@@ -3,7 +3,7 @@ import type { Logger } from '../../../../infra/logger.js';
 import { type RankedShow, createShowSearchIndex } from './show-search-index.js';
 
 export interface ShowSearchOptions {
-  /** Seconds after which a search first pulls shows changed in the database meanwhile. Default: 10. */
+  /** Seconds after which a search first pulls shows changed in the database meanwhile. Default: 15. */
   refreshSeconds: number;
   /** Rows read per statement when loading. Default: 20000. */
   pageSize: number;
@@ -15,61 +15,74 @@ export interface ShowSearchDeps {
   options?: Partial<ShowSearchOptions>;
 }
 
-type Row = { id: bigint; search_name: string; popularity: number; dead: boolean; updated_at: Date };
+/** id, search_name, popularity, dead. */
+type Row = [string, string, number, boolean];
 
-// Rows written by a transaction that committed late can carry an updated_at
-// older than the newest one already seen; re-reading a margin catches them.
-const LATE_COMMIT_MARGIN_MS = 5 * 60_000;
+// Rows travel as one JSON value per statement: on the embedded database,
+// handing rows over one field at a time costs several times the query itself.
+const ROWS_JSON = `coalesce(json_agg(json_build_array(id::text, search_name, popularity, dead) ORDER BY id), '[]')::text`;
+
+// Oldest transaction still running: every change by a transaction from here on
+// is picked up by the next pull, whenever it commits.
+const HORIZON = `pg_snapshot_xmin(pg_current_snapshot())::text`;
 
 /**
- * Name search over the in-memory index, kept in step with `shows`: loaded
- * in full on the first search, then, at most every `refreshSeconds`, the
- * rows whose `updated_at` moved are pulled in the background while searches
- * go on against what is loaded. Shows this process adds itself are noted at
- * once. Each API process keeps its own copy, so it works the same on PGlite
- * and on a PostgreSQL shared by several processes.
+ * Name search over the in-memory index, kept in step with `shows`: loaded in
+ * full on the first search, then, at most every `refreshSeconds`, the rows
+ * changed since are pulled in the background while searches go on against
+ * what is loaded. Changes are found by the writing transaction (`xmin`), not
+ * by timestamps, so writers' clocks, late commits and bulk imports from
+ * another process cannot slip past. Shows this process adds itself are noted
+ * at once. Each API process keeps its own copy, so this works the same on
+ * PGlite and on a PostgreSQL shared by several processes.
  */
 export function createShowSearch(deps: ShowSearchDeps) {
   const { db, log } = deps;
-  const opts: ShowSearchOptions = { refreshSeconds: 10, pageSize: 20_000, ...deps.options };
+  const opts: ShowSearchOptions = { refreshSeconds: 15, pageSize: 20_000, ...deps.options };
   const index = createShowSearchIndex();
   let loading: Promise<void> | null = null;
   let refreshing: Promise<void> | null = null;
-  let watermark = 0;
+  let horizon = 0n;
   let refreshedAt = 0;
 
   function apply(rows: Row[]): void {
-    for (const r of rows) {
-      if (r.dead) index.remove(Number(r.id));
-      else index.upsert({ id: Number(r.id), name: r.search_name, popularity: Number(r.popularity) });
-      watermark = Math.max(watermark, r.updated_at.getTime());
+    for (const [id, name, popularity, isDead] of rows) {
+      if (isDead) index.remove(Number(id));
+      else index.upsert({ id: Number(id), name, popularity });
     }
   }
 
   async function loadAll(): Promise<void> {
     index.clear();
-    watermark = 0;
     refreshedAt = performance.now();
+    const [h] = await db.$queryRawUnsafe<{ horizon: string }[]>(`SELECT ${HORIZON} AS horizon`);
+    horizon = BigInt(h!.horizon);
     // Keyset pages keep each statement short: the embedded database serves every other request meanwhile.
     for (let after = -1n; ; ) {
-      const rows = await db.$queryRawUnsafe<Row[]>(
-        `SELECT id, search_name, popularity, dead, updated_at FROM shows WHERE id > $1 AND NOT dead ORDER BY id LIMIT $2`,
+      const [page] = await db.$queryRawUnsafe<{ rows: string }[]>(
+        `SELECT ${ROWS_JSON} AS rows FROM (SELECT * FROM shows WHERE id > $1 AND NOT dead ORDER BY id LIMIT $2) s`,
         after,
         opts.pageSize,
       );
+      const rows = JSON.parse(page!.rows) as Row[];
       apply(rows);
       if (rows.length < opts.pageSize) break;
-      after = BigInt(rows[rows.length - 1]!.id);
+      after = BigInt(rows[rows.length - 1]![0]);
     }
   }
 
   async function pullChanges(): Promise<void> {
     refreshedAt = performance.now();
-    const rows = await db.$queryRawUnsafe<Row[]>(
-      `SELECT id, search_name, popularity, dead, updated_at FROM shows WHERE updated_at >= $1`,
-      new Date(watermark - LATE_COMMIT_MARGIN_MS),
+    // age(xmin) counts transactions since the row's writer; rows written by
+    // the last pull's horizon or later are at most (next xid − horizon) old.
+    const [r] = await db.$queryRawUnsafe<{ horizon: string; rows: string }[]>(
+      `WITH s AS (SELECT pg_current_snapshot() AS snap)
+       SELECT (SELECT pg_snapshot_xmin(snap)::text FROM s) AS horizon,
+         (SELECT ${ROWS_JSON} FROM shows WHERE age(xmin) <= (SELECT pg_snapshot_xmax(snap)::text::bigint FROM s) - $1::bigint) AS rows`,
+      horizon.toString(),
     );
-    apply(rows);
+    apply(JSON.parse(r!.rows) as Row[]);
+    horizon = BigInt(r!.horizon);
   }
 
   function ensureLoaded(): Promise<void> {
@@ -106,10 +119,7 @@ export function createShowSearch(deps: ShowSearchDeps) {
       else index.upsert({ id: Number(show.id), name: show.searchName, popularity: show.popularity });
     },
 
-    /**
-     * Loads every show again, e.g. after a bulk import. Searches wait for it.
-     * Also the way to see rows written with an `updated_at` in the past.
-     */
+    /** Loads every show again. Searches wait for it. */
     reload(): Promise<void> {
       loading = loadAll().catch((err) => {
         loading = null;

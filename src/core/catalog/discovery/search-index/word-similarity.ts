@@ -83,16 +83,22 @@ export function gluedTokens(words: readonly string[]): string[] {
 /** Query words compared at most; a longer query is still matched, by trigrams. */
 const MAX_QUERY_WORDS = 12;
 
-function bestMatch(word: string, tokens: readonly string[]): number {
+/** The best similarity of `word` to any of `tokens`, and the length of the token that gave it. */
+function bestMatch(word: string, tokens: readonly string[]): { score: number; length: number } {
   let best = 0;
+  let length = 0;
   for (const t of tokens) {
     // The length difference alone may rule out beating `best`.
     const bound = 1 - Math.abs(t.length - word.length) / Math.max(t.length, word.length);
     if (bound <= best && !(PREFIX_CREDIT > best && word.length >= 3 && t.startsWith(word))) continue;
-    best = Math.max(best, wordSimilarity(word, t, best));
+    const s = wordSimilarity(word, t, best);
+    if (s > best) {
+      best = s;
+      length = t.length;
+    }
     if (best === 1) break;
   }
-  return best;
+  return { score: best, length };
 }
 
 /** Below this, a query word is also tried against glued title words, and the query glued into one word. */
@@ -116,13 +122,20 @@ export function wordMatch(queryName: string, titleName: string): number {
   let total = 0;
   let weight = 0;
   for (const w of words) {
-    let best = bestMatch(w, titleWords);
-    if (best < GLUE_BELOW && titleWords.length > 1) best = Math.max(best, bestMatch(w, (glued ??= gluedTokens(titleWords))));
+    const plain = bestMatch(w, titleWords);
+    let best = plain.score;
+    // Glued title words can only help a query word clearly longer than the title word it matched best.
+    if (best < GLUE_BELOW && titleWords.length > 1 && w.length >= plain.length + 2) {
+      best = Math.max(best, bestMatch(w, (glued ??= gluedTokens(titleWords))).score);
+    }
     total += best * w.length;
     weight += w.length;
   }
   const separate = weight ? total / weight : 0;
   if (words.length < 2 || separate >= GLUE_BELOW) return separate;
+  // The query glued can only help when some title word is clearly longer than every query word.
+  const longestQueryWord = Math.max(...words.map((w) => w.length));
+  if (!titleWords.some((t) => t.length >= longestQueryWord + 2)) return separate;
   const whole = words.join('');
-  return Math.max(separate, bestMatch(whole, titleWords), titleWords.length > 1 ? bestMatch(whole, (glued ??= gluedTokens(titleWords))) : 0);
+  return Math.max(separate, bestMatch(whole, titleWords).score, titleWords.length > 1 ? bestMatch(whole, (glued ??= gluedTokens(titleWords))).score : 0);
 }

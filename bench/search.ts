@@ -1,0 +1,167 @@
+// Search and episode-list latency at 100,000 shows on PGlite, each against a
+// bare node:http server answering the same bytes, measured in the same run.
+// `npx tsx bench/search.ts` (or import runSearchBench). Server in its own process.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { transcriptIdFor } from '../src/core/catalog/feed/transcript-id.js';
+import { seedSynthetic } from '../src/core/catalog/imports/seed-synthetic.js';
+import { searchKey } from '../src/core/catalog/ingest/search-key.js';
+import { benchAccount, fmt, load, startBareServer, startBenchPodtext } from './bench-server.js';
+
+const SHOWS = 100_000;
+const BIG_SHOW = 8_999_999_999_999n;
+const QUERIES = 300;
+const EPISODE_RUNS = 200;
+
+interface ServerInfo {
+  url: string;
+  key: string;
+  titles: string[];
+  seedSeconds: number;
+  indexLoadMs: number;
+}
+
+/** Child mode: boot Podtext on a fresh PGlite, seed it, warm the search index, print how to reach it. */
+async function serve(): Promise<void> {
+  const app = await startBenchPodtext();
+  const { db } = app.podtext.services;
+  const seeded = await seedSynthetic(db, { shows: SHOWS, showsWithEpisodes: 200 });
+  await db.show.create({ data: { id: BIG_SHOW, title: 'The Thousand Episode Show', searchName: 'the thousand episode show', searchCompact: 'thethousandepisodeshow', lastFetchedAt: new Date(), source: 'synthetic' } });
+  const now = Date.now();
+  await db.episode.createMany({
+    data: Array.from({ length: 1000 }, (_, i) => ({
+      transcriptId: transcriptIdFor(`bench-big-${i}`),
+      showId: BIG_SHOW,
+      guid: `bench-big-${i}`,
+      title: `Episode ${1000 - i}: a title of ordinary length for a podcast episode`,
+      description: 'A description of a couple of sentences, as feeds usually carry. It says what the episode is about.',
+      publishedAt: new Date(now - i * 86_400_000),
+      durationSeconds: 1800 + i,
+      audioUrl: `https://cdn.example.com/bench/${i}.mp3`,
+      episodeNumber: 1000 - i,
+    })),
+  });
+  const key = await benchAccount(app.podtext, 'business');
+  const started = performance.now();
+  await app.podtext.services.discovery.showSearch.reload();
+  const indexLoadMs = performance.now() - started;
+  const rows = await db.$queryRawUnsafe<{ title: string }[]>(`SELECT title FROM shows WHERE source = 'synthetic' ORDER BY md5(id::text) LIMIT ${QUERIES}`);
+  const info: ServerInfo = { url: app.url, key, titles: rows.map((r) => r.title), seedSeconds: seeded.seconds, indexLoadMs };
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+/** A typo a person might make: a letter dropped, two swapped, one replaced, words glued, or all lower case with no punctuation. */
+function typo(title: string, i: number): string {
+  const name = searchKey(title).name;
+  const words = name.split(' ');
+  const w = words.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const at = Math.max(1, Math.floor(w.length / 2));
+  const edits = [
+    () => name.replace(w, w.slice(0, at) + w.slice(at + 1)),
+    () => name.replace(w, w.slice(0, at - 1) + (w[at] ?? '') + (w[at - 1] ?? '') + w.slice(at + 1)),
+    () => name.replace(w, w.slice(0, at) + (w[at] === 'e' ? 'a' : 'e') + w.slice(at + 1)),
+    () => words.join(''),
+    () => name,
+  ];
+  return edits[i % edits.length]!();
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+
+/** Sequential GETs (one in flight, keep-alive), as a user's client makes them; latency in ms. */
+async function timeGets(urls: string[], headers: Record<string, string>): Promise<{ ms: number[]; bodies: string[] }> {
+  const ms: number[] = [];
+  const bodies: string[] = [];
+  for (const url of urls) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    ms.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
+    bodies.push(body);
+  }
+  return { ms, bodies };
+}
+
+async function startChild(): Promise<{ info: ServerInfo; rssMb(): Promise<number>; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<ServerInfo>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l) as ServerInfo));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return {
+    info,
+    async rssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+/**
+ * Goals: search p95 ≤ 10 ms and a 1,000-episode list p95 ≤ 30 ms, at
+ * 100,000 shows on PGlite. Also reports how often a typo query still finds
+ * its show first (hit@1) and among five (hit@5).
+ */
+export async function runSearchBench(): Promise<string[]> {
+  const app = await startChild();
+  try {
+    const { url, key, titles } = app.info;
+    const headers = { authorization: `Bearer ${key}` };
+    const queries = titles.map(typo);
+    const searchUrls = queries.map((q) => `${url}/api/v1/search?q=${encodeURIComponent(q)}`);
+    const episodesUrl = `${url}/api/v1/shows/${BIG_SHOW}/episodes?max=1000`;
+    await timeGets(searchUrls.slice(0, 50), headers); // warm the JIT and the connection
+    await timeGets(Array(10).fill(episodesUrl), headers);
+
+    const search = await timeGets(searchUrls, headers);
+    const episodes = await timeGets(Array(EPISODE_RUNS).fill(episodesUrl), headers);
+    const found = search.bodies.map((b, i) => (JSON.parse(b) as { shows: { title: string }[] }).shows.map((s) => searchKey(s.title).name).indexOf(searchKey(titles[i]!).name));
+    const hit1 = found.filter((r) => r === 0).length / found.length;
+    const hit5 = found.filter((r) => r >= 0 && r < 5).length / found.length;
+
+    const contentType = { 'content-type': 'application/json' };
+    const bareSearch = await startBareServer(search.bodies[0]!, contentType);
+    const bareEpisodes = await startBareServer(episodes.bodies[0]!, contentType);
+    let baseSearch: number[];
+    let baseEpisodes: number[];
+    try {
+      await timeGets(Array(50).fill(bareSearch.url), {});
+      baseSearch = (await timeGets(Array(QUERIES).fill(bareSearch.url), {})).ms;
+      baseEpisodes = (await timeGets(Array(EPISODE_RUNS).fill(bareEpisodes.url), {})).ms;
+    } finally {
+      await bareSearch.close();
+      await bareEpisodes.close();
+    }
+    const throughput = await load(searchUrls[0]!, { headers, duration: 5, connections: 10 });
+    const row = (name: string, xs: number[], base: number[]) =>
+      `| ${name} | ${fmt(percentile(xs, 50), 2)} | ${fmt(percentile(xs, 95), 2)} | ${fmt(percentile(base, 50), 2)} | ${fmt(percentile(base, 95), 2)} |`;
+    return [
+      `## Search and episode list at ${SHOWS.toLocaleString('en')} shows (PGlite)`,
+      `seeded in ${fmt(app.info.seedSeconds)} s; search index loaded in ${fmt(app.info.indexLoadMs, 0)} ms`,
+      '| request | p50 ms | p95 ms | bare p50 ms | bare p95 ms |',
+      '|---|---|---|---|---|',
+      row(`GET /search, ${QUERIES} typo queries`, search.ms, baseSearch),
+      row('GET /shows/{id}/episodes?max=1000', episodes.ms, baseEpisodes),
+      '',
+      `search p95 ${fmt(percentile(search.ms, 95), 2)} ms (goal ≤ 10); episode list p95 ${fmt(percentile(episodes.ms, 95), 2)} ms (goal ≤ 30)`,
+      `typo queries finding their show: first ${fmt(hit1 * 100)}%, in the top five ${fmt(hit5 * 100)}%`,
+      `one search query, 10 connections: ${fmt(throughput.rps, 0)} req/s, p99 ${throughput.p99} ms`,
+      `server RSS ${fmt(await app.rssMb(), 0)} MB`,
+    ];
+  } finally {
+    await app.stop();
+  }
+}
+
+if (process.argv[2] === 'serve') await serve();
+else if (import.meta.url === `file://${process.argv[1]}`) console.log((await runSearchBench()).join('\n'));

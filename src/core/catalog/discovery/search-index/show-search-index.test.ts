@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { searchKey } from '../../ingest/search-key.js';
+import { createShowSearchIndex } from './show-search-index.js';
+import { trigramsOf } from './trigrams.js';
+import { osaDistance, wordMatch } from './word-similarity.js';
+
+function indexOf(shows: [number, string, number][]) {
+  const index = createShowSearchIndex();
+  for (const [id, title, popularity] of shows) index.upsert({ id, name: searchKey(title).name, popularity });
+  return {
+    index,
+    top: (q: string, n = 3) => {
+      const k = searchKey(q);
+      return index.search(k.name, k.compact, n).map((r) => r.id);
+    },
+  };
+}
+
+describe('trigrams and word similarity', () => {
+  it('takes pg_trgm trigrams per word, plus those across word boundaries', () => {
+    expect(trigramsOf('the')).toEqual(['  t', ' th', 'the', 'he ']);
+    expect(trigramsOf('dh unplugged')).toEqual(expect.arrayContaining(['dh ', '  u', 'dhu', 'hun']));
+    expect(new Set(trigramsOf('dh unplugged')).size).toBe(trigramsOf('dh unplugged').length);
+  });
+
+  it('counts edits, transpositions included, and gives up past the limit', () => {
+    expect(osaDistance('rogen', 'rogan')).toBe(1);
+    expect(osaDistance('teh', 'the')).toBe(1);
+    expect(osaDistance('rogen', 'rogers')).toBe(2);
+    expect(osaDistance('abc', 'xyz', 1)).toBe(2);
+    expect(osaDistance('', 'abc')).toBe(3);
+  });
+
+  it('matches query words to title words, glued either way', () => {
+    expect(wordMatch('joe rogen', 'the joe rogan experience')).toBeCloseTo(0.875);
+    expect(wordMatch('dhunplugged', 'dh unplugged')).toBe(1);
+    expect(wordMatch('smart less', 'smartless')).toBe(1);
+    expect(wordMatch('huberman', 'hubermanlab')).toBeCloseTo(0.85);
+  });
+});
+
+describe('the in-memory show index', () => {
+  const corpus: [number, string, number][] = [
+    [1, 'The Daily', 29],
+    [2, 'The Dale Jr. Download', 12],
+    [3, 'The Joe Rogan Experience', 29],
+    [4, 'Joe Rogers Report', 3],
+    [5, 'DH Unplugged', 5],
+    [6, 'Unplugged Conversations', 4],
+    [7, 'The Dale', 0],
+  ];
+
+  it('ranks by relevance, with popularity breaking typo ties and an exact title winning', () => {
+    const { top } = indexOf(corpus);
+    expect(top('the daly')[0]).toBe(1);
+    expect(top('joe rogen')[0]).toBe(3);
+    expect(top('dhunplugged')[0]).toBe(5);
+    expect(top('the dale')[0]).toBe(7);
+  });
+
+  it('updates and removals take effect; unchanged rows cost nothing', () => {
+    const { index, top } = indexOf(corpus);
+    index.upsert({ id: 7, name: searchKey('Quiet Title').name, popularity: 0 });
+    expect(top('the dale')[0]).not.toBe(7);
+    expect(top('quiet title')).toEqual([7]);
+    index.remove(7);
+    expect(top('quiet title')).toEqual([]);
+    const size = index.size;
+    index.upsert({ id: 1, name: 'the daily', popularity: 29 });
+    expect(index.size).toBe(size);
+  });
+
+  it('rebuilds itself when dead slots pile up, losing nothing', () => {
+    const { index, top } = indexOf(corpus);
+    for (let round = 0; round < 3; round++) {
+      for (let id = 100; id < 6000; id++) index.upsert({ id, name: `filler ${id} round ${round}`, popularity: round });
+    }
+    expect(index.size).toBe(corpus.length + 5900);
+    expect(top('joe rogen')[0]).toBe(3);
+    expect(top('filler 4321 round 2', 1)).toEqual([4321]);
+  });
+
+  it('finds nothing for an empty query or an empty index', () => {
+    expect(createShowSearchIndex().search('serial', 'serial', 5)).toEqual([]);
+    expect(indexOf(corpus).index.search('', '', 5)).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShowSearch } from '../../src/core/catalog/discovery/search-index/show-search.js';
+import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
+import { createLogger } from '../../src/infra/logger.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { insertShows } from './catalog-fixtures.js';
+
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext();
+});
+afterAll(() => t?.close());
+
+/** Runs a search, lets the background refresh it started finish, and runs it again. */
+async function searchAfterRefresh(search: ReturnType<typeof createShowSearch>, q: string): Promise<number[]> {
+  const k = searchKey(q);
+  await search.search(k.name, k.compact, 5);
+  await search.settle();
+  return (await search.search(k.name, k.compact, 5)).map((r) => r.id);
+}
+
+describe('the name index follows the shows table', () => {
+  it('loads on first search, then pulls changed rows: new shows, new titles, shows gone dead', async () => {
+    const db = t.podtext.services.db;
+    // refreshSeconds 0: every search pulls changes, so the test need not wait.
+    const search = createShowSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0, pageSize: 2 } });
+    await insertShows(db, [
+      { id: 1, title: 'Alpha Radio' },
+      { id: 2, title: 'Bravo Talk' },
+      { id: 3, title: 'Charlie Hour' },
+      { id: 4, title: 'Delta Weekly' },
+      { id: 5, title: 'Echo Sessions' },
+    ]);
+    expect(await searchAfterRefresh(search, 'echo sessions')).toEqual([5]);
+    expect(search.size).toBeGreaterThanOrEqual(5);
+
+    await insertShows(db, [{ id: 6, title: 'Foxtrot Live' }]);
+    expect(await searchAfterRefresh(search, 'foxtrot live')).toEqual([6]);
+
+    await db.show.update({ where: { id: 2n }, data: { title: 'Golf Chat', searchName: 'golf chat', searchCompact: 'golfchat', updatedAt: new Date() } });
+    expect(await searchAfterRefresh(search, 'golf chat')).toEqual([2]);
+    expect(await searchAfterRefresh(search, 'bravo talk')).not.toContain(2);
+
+    await db.show.update({ where: { id: 3n }, data: { dead: true, updatedAt: new Date() } });
+    expect(await searchAfterRefresh(search, 'charlie hour')).not.toContain(3);
+  });
+
+  it('changes are found by transaction, not by timestamp: a backdated row is still pulled', async () => {
+    const db = t.podtext.services.db;
+    const search = createShowSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0 } });
+    await search.search('x', 'x', 1);
+    await insertShows(db, [{ id: 7, title: 'Hotel Backdated' }]);
+    await db.show.update({ where: { id: 7n }, data: { updatedAt: new Date('2001-01-01T00:00:00Z') } });
+    expect(await searchAfterRefresh(search, 'hotel backdated')).toEqual([7]);
+  });
+
+  it('reload() loads everything again', async () => {
+    const search = createShowSearch({ db: t.podtext.services.db, log: createLogger('silent') });
+    await search.reload();
+    const k = searchKey('echo sessions');
+    expect((await search.search(k.name, k.compact, 1)).map((r) => r.id)).toEqual([5]);
+  });
+});
