@@ -1,3 +1,4 @@
+import type { SecureContext } from 'node:tls';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -12,7 +13,7 @@ export interface ClientContext {
   /** Normalised `host:port` keys exempt from the address guard. */
   allowed: ReadonlySet<string>;
   /** Trusted roots for https; undefined means Node's default store. */
-  ca?: (string | Buffer)[];
+  secureContext?: SecureContext;
 }
 
 export interface Exchange {
@@ -62,7 +63,7 @@ export function sendOnce(ctx: ClientContext, url: URL, exchange: Exchange, signa
       // A fresh connection per exchange: a pooled socket would skip the check.
       agent: false,
       lookup: createGuardedLookup(ctx.resolve, !allowed),
-      ...(isHttps && ctx.ca ? { ca: ctx.ca } : {}),
+      ...(isHttps && ctx.secureContext ? { secureContext: ctx.secureContext } : {}),
     };
     const req = (isHttps ? https : http).request(options);
     const fail = (err: OutboundError): void => {
