@@ -90,13 +90,20 @@ export function aiSearchGoals(r: AiSearchBenchResult): [string, boolean][] {
   ];
 }
 
+/** The report as printed lines. */
+export function aiSearchReport(r: AiSearchBenchResult): string[] {
+  return [
+    '## AI Search quality (evaluation set) and latency',
+    formatReport(r.report),
+    '',
+    `two-hour transcript: ${r.words} words; prepare ${r.prepareMs.toFixed(1)} ms`,
+    `latency over ${r.queries} warm queries: p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`,
+    `first query of each topic (cold WordNet lookups): p95 ${r.firstP95.toFixed(1)} ms`,
+    '',
+    ...aiSearchGoals(r).map(([goal, met]) => `${met ? 'met   ' : 'MISSED'} ${goal}`),
+  ];
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const r = runAiSearchBench();
-  console.log(formatReport(r.report));
-  console.log('');
-  console.log(`two-hour transcript: ${r.words} words; prepare ${r.prepareMs.toFixed(1)} ms`);
-  console.log(`latency over ${r.queries} warm queries: p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`);
-  console.log(`first query of each topic (cold WordNet lookups): p95 ${r.firstP95.toFixed(1)} ms`);
-  console.log('');
-  for (const [goal, met] of aiSearchGoals(r)) console.log(`${met ? 'met   ' : 'MISSED'} ${goal}`);
+  console.log(aiSearchReport(runAiSearchBench()).join('\n'));
 }

@@ -1,7 +1,21 @@
-// `npm run bench`: every benchmark, each against a baseline measured in the same run.
+// `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
+import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
+import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
+import { runImportBench } from './import.js';
+import { runJobsBench } from './jobs.js';
 import { runMeBench } from './me.js';
+import { runSearchBench } from './search.js';
+import { runWebhooksBench } from './webhooks.js';
 
-const sections: [string, () => Promise<string[]>][] = [['me', runMeBench]];
+const sections: [string, () => Promise<string[]>][] = [
+  ['me', runMeBench],
+  ['search', runSearchBench],
+  ['import', () => runImportBench()],
+  ['aisearch', async () => aiSearchReport(runAiSearchBench())],
+  ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
+  ['jobs', () => runJobsBench()],
+  ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
+];
 
 const only = process.argv.slice(2);
 for (const [name, run] of sections) {
