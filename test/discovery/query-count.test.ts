@@ -25,6 +25,7 @@ import { dailyEpisodes, insertEpisodes, insertShows } from './catalog-fixtures.j
 let lite: PGlite;
 let prisma: PrismaClient<'query'>;
 let http: HttpApp;
+let services: ReturnType<typeof createServices>;
 let dir: string;
 let key: string;
 let statements: string[] = [];
@@ -36,7 +37,7 @@ beforeAll(async () => {
   prisma = new PrismaClient({ adapter: new PrismaPGlite(lite), log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (e) => statements.push(e.query));
   const log = createLogger('silent');
-  const services = createServices({
+  services = createServices({
     db: prisma as unknown as PrismaClient,
     bus: createLocalEventBus(),
     box: createSecretBox('query-count-test-secret-0123456789abcdef'),
@@ -58,6 +59,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await services?.metering.flush().catch(() => undefined);
+  services?.metering.stop();
   await prisma?.$disconnect();
   await lite?.close();
   await rm(dir, { recursive: true, force: true });
