@@ -22,6 +22,8 @@ async function main(argv: string[]): Promise<void> {
     if (config.role !== 'worker') {
       const url = await podtext.listen();
       log.info({ url, site: config.siteUrl, database: podtext.db.kind }, `Podtext is serving on ${url}`);
+      // Build the show-name index now rather than on the first search.
+      podtext.services.discovery.showSearch.reload().catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
     }
     if (config.role !== 'api') podtext.startWorkers();
     let stopping = false;

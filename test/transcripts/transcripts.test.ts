@@ -123,4 +123,18 @@ describe('locked transcripts and unlock', () => {
     const sampleNoKey = await t.gql('query($id: String!) { transcript(transcriptId: $id) { transcriptId } }', { id: sample });
     expect(sampleNoKey.body.data).toEqual({ transcript: { transcriptId: sample } });
   });
+
+  it('Episode.transcript is the transcript once unlocked, null while locked', async () => {
+    const a = await t.account({ credits: 1 });
+    const ep = await addEpisode(t, { doc: sampleDoc() });
+    const q = 'query($id: String!) { episode(transcriptId: $id) { transcriptStatus } }';
+    expect((await t.gql(q, { id: ep.transcriptId }, a.key)).body.errors).toBeUndefined();
+    const list = `query($feed: Float!) { episodes(feedId: $feed, first: 5) { edges { node { transcriptId transcript { segments { speaker } } } } } }`;
+    const before = await t.gql<{ episodes: { edges: { node: { transcript: unknown } }[] } }>(list, { feed: Number(ep.feedId) }, a.key);
+    expect(before.body.errors).toBeUndefined();
+    expect(before.body.data?.episodes.edges[0]?.node.transcript).toBeNull();
+    await t.api('POST', '/unlock', { key: a.key, body: { transcript: ep.transcriptId } });
+    const after = await t.gql<{ episodes: { edges: { node: { transcript: { segments: { speaker: string }[] } } }[] } }>(list, { feed: Number(ep.feedId) }, a.key);
+    expect(after.body.data?.episodes.edges[0]?.node.transcript.segments.map((s) => s.speaker)).toEqual(['Ada', 'Bob']);
+  });
 });

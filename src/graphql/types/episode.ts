@@ -3,11 +3,12 @@ import type { Episode, Show } from '../../generated/prisma/client.js';
 import { EPISODE_LIST, parseFeedId } from '../../core/catalog/discovery/discovery-input.js';
 import type { EpisodeInfo } from '../../core/catalog/discovery/episode-info.js';
 import { showUrls } from '../../core/catalog/discovery/show-finders.js';
-import { invalid } from '../../core/errors.js';
+import { DomainError, invalid } from '../../core/errors.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
 import { requireActor } from '../require-actor.js';
 import { ShowRef } from './show.js';
+import { TranscriptRef } from './transcript.js';
 
 export const EpisodeRef = builder.prismaObject('Episode', {
   description: 'An episode in a show\'s list (REST Episode).',
@@ -25,7 +26,18 @@ export const EpisodeRef = builder.prismaObject('Episode', {
     transcriptUrl: t.string({ resolve: (e, _a, ctx) => ctx.services.links.transcript(e.transcriptId) }),
     pageUrl: t.string({ resolve: (e, _a, ctx) => ctx.services.links.episodePage(e.transcriptId) }),
     show: t.relation('show'),
-    // The transcript itself (a relation to Transcript) belongs here, next to `show`.
+    transcript: t.field({
+      type: TranscriptRef,
+      nullable: true,
+      description: 'The transcript when the calling key may read it (unlocked, or the public sample); null otherwise.',
+      resolve: async (e, _a, ctx) => {
+        if (e.transcriptStatus !== 'ready') return null;
+        return ctx.services.transcripts.readDocument(ctx.actor, e.transcriptId).catch((err: unknown) => {
+          if (err instanceof DomainError && ['transcript_locked', 'unauthorized', 'not_found'].includes(err.code)) return null;
+          throw err;
+        });
+      },
+    }),
   }),
 });
 
