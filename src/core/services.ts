@@ -89,7 +89,7 @@ export function createServices(deps: CoreDeps) {
     sampleTranscriptId: transcripts.sampleTranscriptId,
     onAccountChanged: accounts.changed,
     onTranscriptStored: transcripts.forget,
-    onJobDone: deps.onJobDone,
+    onJobDone: deps.onJobDone ?? (async (tx, job) => void (await webhooks.enqueueJobDone(tx, job))),
     options: deps.jobOptions,
   });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });

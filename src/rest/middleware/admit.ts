@@ -5,11 +5,6 @@ import { DomainError } from '../../core/errors.js';
 import type { RestEnv } from '../env.js';
 import { requestHeader } from '../request-header.js';
 
-export function setRateLimitHeaders(headers: Headers, meter: MeterResult): void {
-  headers.set('X-RateLimit-Limit', String(meter.limit));
-  headers.set('X-RateLimit-Remaining', String(Math.max(0, meter.remaining)));
-}
-
 /**
  * Admits a call through the core gate and stamps the rate-limit headers on
  * whatever the handler answers, errors included.
@@ -33,7 +28,10 @@ export function admit(required: boolean): MiddlewareHandler<RestEnv> {
       c.header('X-RateLimit-Remaining', String(meter.remaining));
       throw err;
     }
+    // Set before the handler answers, so the Node adapter can send its response
+    // as prepared instead of rebuilding it to add headers.
+    c.header('X-RateLimit-Limit', String(meter.limit));
+    c.header('X-RateLimit-Remaining', String(Math.max(0, meter.remaining)));
     await next();
-    setRateLimitHeaders(c.res.headers, meter);
   };
 }
