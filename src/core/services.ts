@@ -90,6 +90,7 @@ export function createServices(deps: CoreDeps) {
     onAccountChanged: accounts.changed,
     onTranscriptStored: transcripts.forget,
     onJobDone: deps.onJobDone ?? (async (tx, job) => void (await webhooks.enqueueJobDone(tx, job))),
+    checkWebhookUrl: (url) => webhooks.assertWebhookUrl(url),
     options: deps.jobOptions,
   });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });

@@ -75,19 +75,21 @@ describe('pricing and the request result', () => {
     const known = await addEpisode(t, { durationSeconds: 3 * 3600 + 1700 });
     const a = await t.account({ credits: 20 });
     const fresh = newGuid();
+    // A hosted test inbox: the webhook URL is checked where it resolves, and this machine resolves no public names.
+    const inbox = (await (await t.api('POST', '/webhooks/inbox', { key: a.key })).json()) as { url: string };
     const r = await postRequest(t, a.key, {
       episodes: [{ guid: held.guid, url: 'https://x.example/h.mp3' }, { guid: known.guid, url: 'https://elsewhere.example/k.mp3' }, item(fresh, { secs: 5400, title: 'Brand new' }), item(fresh)],
-      webhook_url: 'https://hooks.example/podtext',
+      webhook_url: inbox.url,
       email: 'team@example.com',
     });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ queued: 2, credits_charged: 1 + 3 + 2, credits_remaining: 14, credits_required: 6, notify: 'team@example.com', dry_run: false });
     expect(r.body.already_transcribed).toEqual([{ transcript_id: held.transcriptId, title: 'Held one', charged: 1, url: `http://podtext.test/t/${held.transcriptId}`, transcript_url: `http://podtext.test/api/v1/transcripts/${held.transcriptId}` }]);
     expect(r.body.episodes.map((e: { status: string; charged: number }) => [e.status, e.charged])).toEqual([['ready', 1], ['queued', 3], ['queued', 2]]);
-    expect(r.body.job).toMatchObject({ total: 2, done: 0, status: 'queued', webhook_url: 'https://hooks.example/podtext' });
+    expect(r.body.job).toMatchObject({ total: 2, done: 0, status: 'queued', webhook_url: inbox.url });
     expect(r.body.job.episodes.map((e: { charged: number }) => e.charged)).toEqual([3, 2]);
     expect(r.body.delivery).toMatch(/2 episodes are queued/);
-    expect(r.body.delivery).toContain('https://hooks.example/podtext');
+    expect(r.body.delivery).toContain(inbox.url);
     const jobId = r.body.job.id as string;
     const refs = (await ledger(t, a.accountId)).filter((e) => e.kind === 'charge').map((e) => [e.reference, e.amount]);
     expect(refs).toEqual([

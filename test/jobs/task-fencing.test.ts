@@ -96,9 +96,11 @@ describe('job.done', () => {
     const { tasks } = t.podtext.services.jobs;
     const a = await t.account({ credits: 5 });
     const [good, bad] = [newGuid('good'), newGuid('bad')];
+    // A hosted test inbox: webhook URLs are checked where they resolve, and no public name resolves here.
+    const hook = ((await (await t.api('POST', '/webhooks/inbox', { key: a.key })).json()) as { url: string }).url;
     const r = await postRequest(t, a.key, {
       episodes: [{ guid: good, url: 'https://media.example/g.mp3', title: 'Good' }, { guid: bad, url: 'https://media.example/b.mp3', title: 'Bad' }],
-      webhook_url: 'https://hooks.example/in',
+      webhook_url: hook,
     });
     const jobId = r.body.job.id as string;
     const first = (await tasks.claim('w'))!;
@@ -109,7 +111,7 @@ describe('job.done', () => {
     expect(await tasks.fail(broken, { message: 'download: server answered 404', permanent: true })).toBe('failed');
     expect(hooked).toEqual([
       {
-        webhookUrl: 'https://hooks.example/in',
+        webhookUrl: hook,
         statusInTx: 'done',
         payload: {
           id: jobId,

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
 import type { Clock } from '../clock.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 import * as ledger from '../ledger.js';
 import type { Links } from '../links.js';
 import { inTransaction, type Tx } from '../transaction.js';
 import { deliveryText } from './delivery-text.js';
-import { drainSeconds, promiseSeconds } from './eta.js';
+import { jobSeconds, promiseSeconds } from './eta.js';
 import type { JobChange } from './finish-jobs.js';
 import { pollUrl } from './job-done-payload.js';
 import type { JobOptions } from './job-options.js';
@@ -62,6 +62,8 @@ export interface RequestResult {
 }
 
 export interface RequesterDeps {
+  /** The webhooks module's check of `webhook_url` (private addresses refused). */
+  checkWebhookUrl?: (url: string) => Promise<string>;
   db: PrismaClient;
   clock: Clock;
   links: Links;
@@ -107,10 +109,10 @@ export function createRequester(deps: RequesterDeps) {
     let promise: number | null = null;
     if (toTranscribe.length > 0) {
       const lane = laneOf(input.fast);
-      const ahead = await queueAheadOfNew(db, lane, toTranscribe.reduce((n, q) => n + q.audioSeconds, 0));
+      const ahead = await queueAheadOfNew(db, lane, toTranscribe.map((q) => q.audioSeconds));
       const rates = await readLaneRates(db, options.laneEngines);
       const slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
-      estimatedSeconds = drainSeconds(ahead.remaining, rates, slots);
+      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots);
       queueAheadEpisodes = ahead.aheadEpisodes;
       if (input.fast) promise = promiseSeconds(estimatedSeconds, { minSeconds: options.minPromiseSeconds, factor: options.promiseFactor });
     }
@@ -181,6 +183,10 @@ export function createRequester(deps: RequesterDeps) {
 
   return async function request(actor: Actor, raw: TranscriptionRequestInput): Promise<RequestResult> {
     const input = checkRequestInput(raw);
+    if (input.webhookUrl) {
+      if (deps.checkWebhookUrl) input.webhookUrl = await deps.checkWebhookUrl(input.webhookUrl);
+      else if (!input.webhookUrl.startsWith('https://')) throw invalid('webhook_url', 'must be an https URL');
+    }
     const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { email: true, credits: true } });
     if (!account) throw new DomainError('not_found', 'No such account');
     const notify = input.email ?? account.email;

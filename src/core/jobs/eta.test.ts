@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { drainSeconds, pollAfterSeconds, promiseSeconds } from './eta.js';
+import { drainSeconds, jobSeconds, pollAfterSeconds, promiseSeconds } from './eta.js';
 
 describe('ETA arithmetic', () => {
   it('divides remaining audio by lane rate and slots', () => {
     expect(drainSeconds({ standard: 600, fast: 0 }, { standard: 3, fast: 20 }, 2)).toBe(100);
     expect(drainSeconds({ standard: 300, fast: 400 }, { standard: 3, fast: 20 }, 1)).toBe(120);
     expect(drainSeconds({ standard: 30, fast: 0 }, { standard: 3, fast: 3 }, 0)).toBe(10);
+  });
+
+  it('a job waits for the work before its last task, which spreads over at most its chunks', () => {
+    const rates = { standard: 2, fast: 20 };
+    expect(jobSeconds({ standard: 0, fast: 0 }, { lane: 'standard', remaining: 12, audioSeconds: 12 }, rates, 2)).toBe(6);
+    expect(jobSeconds({ standard: 40, fast: 0 }, { lane: 'standard', remaining: 12, audioSeconds: 12 }, rates, 2)).toBe(16);
+    expect(jobSeconds({ standard: 0, fast: 0 }, { lane: 'standard', remaining: 600, audioSeconds: 600 }, rates, 2)).toBe(150);
+    expect(jobSeconds({ standard: 0, fast: 0 }, null, rates, 2)).toBe(0);
   });
 
   it('poll_after_seconds is a quarter of the remaining estimate within 30–300, null when done', () => {

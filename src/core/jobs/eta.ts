@@ -22,7 +22,32 @@ export function defaultRate(engine: string): number {
  */
 export function drainSeconds(remaining: Record<Lane, number>, rates: LaneRates, slots: number): number {
   const slotSeconds = remaining.standard / rates.standard + remaining.fast / rates.fast;
-  return Math.ceil(slotSeconds / Math.max(1, slots));
+  return slotSeconds / Math.max(1, slots);
+}
+
+/** The last task a job waits for: it starts when a slot frees and spreads over at most its chunks. */
+export interface LastTask {
+  lane: Lane;
+  /** Audio seconds still to transcribe. */
+  remaining: number;
+  /** Whole length, which decides how many chunks (and so slots) it can use. */
+  audioSeconds: number;
+}
+
+/** Chunk length the workers aim for, in seconds (splitAtSilences' default). */
+const CHUNK_SECONDS = 30;
+
+/**
+ * Seconds until a job is done: the work queued before its last task drains
+ * over every slot, then the last task runs on as many slots as it has chunks
+ * (a 12-second episode is one chunk: one slot, however many are idle).
+ */
+export function jobSeconds(before: Record<Lane, number>, last: LastTask | null, rates: LaneRates, slots: number): number {
+  const wait = drainSeconds(before, rates, slots);
+  if (!last) return wait;
+  const chunks = last.audioSeconds <= CHUNK_SECONDS * 1.5 ? 1 : Math.ceil(last.audioSeconds / CHUNK_SECONDS);
+  const width = Math.max(1, Math.min(slots, chunks));
+  return Math.ceil(wait + last.remaining / rates[last.lane] / width);
 }
 
 /** Bounds of `poll_after_seconds` (spec 4.4 and 8). */

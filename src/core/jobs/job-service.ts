@@ -33,6 +33,8 @@ export interface JobServiceDeps {
   onTranscriptStored(transcriptId: string): void;
   /** Queues the `job.done` webhook, inside the transaction that sets the job done. */
   onJobDone?: OnJobDone;
+  /** Checks `webhook_url` where it will be delivered (https, public address); returns it normalised. */
+  checkWebhookUrl?: (url: string) => Promise<string>;
   options?: Partial<JobOptions>;
 }
 
@@ -78,7 +80,7 @@ export function createJobService(deps: JobServiceDeps) {
     options,
 
     /** `POST /requests`; see {@link createRequester}. */
-    request: createRequester({ db, clock, links, options, views, sampleTranscriptId: deps.sampleTranscriptId, afterCommit }),
+    request: createRequester({ db, clock, links, options, views, sampleTranscriptId: deps.sampleTranscriptId, afterCommit, checkWebhookUrl: deps.checkWebhookUrl }),
 
     /** One job of the caller's account; `not_found` for a malformed id or another account's job. */
     get,

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../transaction.js';
+import type { LastTask } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -9,22 +10,24 @@ import type { Lane } from './lanes.js';
 const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'fast')::int)::bigint * 1000000000000000) + t.seq)`;
 
 export interface QueueAhead {
-  /** Audio seconds still to transcribe, per lane, up to and including the job's own episodes. */
-  remaining: Record<Lane, number>;
+  /** Audio seconds still to transcribe, per lane, queued before the job's last episode (its others included). */
+  before: Record<Lane, number>;
+  /** The job's last episode in claim order; null when none is left. */
+  last: LastTask | null;
   /** Episodes of other jobs ahead of the job's first one. */
   aheadEpisodes: number;
 }
 
 type Row = { lane: Lane; remaining: number | null; ahead: bigint | number };
 
-function toAhead(rows: Row[], extra: Record<Lane, number> = { standard: 0, fast: 0 }): QueueAhead {
-  const remaining = { ...extra };
+function sumByLane(rows: Row[], extra: Record<Lane, number> = { standard: 0, fast: 0 }): { before: Record<Lane, number>; aheadEpisodes: number } {
+  const before = { ...extra };
   let aheadEpisodes = 0;
   for (const r of rows) {
-    remaining[r.lane] += Number(r.remaining ?? 0);
+    before[r.lane] += Number(r.remaining ?? 0);
     aheadEpisodes += Number(r.ahead);
   }
-  return { remaining, aheadEpisodes };
+  return { before, aheadEpisodes };
 }
 
 /** Worker slots of the pools heard from within `ttlSeconds`; 0 when none is running. */
@@ -34,33 +37,41 @@ export async function liveSlots(db: Tx, ttlSeconds: number): Promise<number> {
   return Number(rows[0]?.slots ?? 0);
 }
 
-/** What stands before the unsettled episodes of job `jobId`, the job's own included. */
+/** What stands before the unsettled episodes of job `jobId`, and its last one. */
 export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead | null> {
+  const mine = Prisma.sql`
+    SELECT t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
+    WHERE je.job_id = ${jobId}::uuid AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
+  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`
+    SELECT lane, audio_seconds, progress, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
+  if (!last) return null;
   const rows = await db.$queryRaw<Row[]>`
-    WITH mine AS (
-      SELECT t.id, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
-      WHERE je.job_id = ${jobId}::uuid AND je.status = 'queued' AND t.status IN ('queued', 'running')
-    ), bounds AS (SELECT min(k) AS first_k, max(k) AS last_k FROM mine)
+    WITH mine AS (${mine})
     SELECT t.lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
-      count(*) FILTER (WHERE ${ORDER_KEY} < bounds.first_k AND t.id NOT IN (SELECT id FROM mine)) AS ahead
-    FROM transcription_tasks t, bounds
-    WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} <= bounds.last_k
+      count(*) FILTER (WHERE ${ORDER_KEY} < (SELECT min(k) FROM mine) AND t.id NOT IN (SELECT id FROM mine)) AS ahead
+    FROM transcription_tasks t
+    WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} < ${last.k}
     GROUP BY t.lane`;
-  if (rows.length === 0) return null;
-  return toAhead(rows);
+  const audio = Number(last.audio_seconds);
+  return { ...sumByLane(rows), last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
 }
 
 /**
  * What would stand before new episodes queued now on `lane`: every live task
  * for the standard lane; running and fast tasks for the fast lane.
- * @param added audio seconds of the new episodes.
+ * @param added audio seconds of each new episode, in request order.
  */
-export async function queueAheadOfNew(db: Tx, lane: Lane, added: number): Promise<QueueAhead> {
+export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
     GROUP BY t.lane`;
-  return toAhead(rows, { standard: lane === 'standard' ? added : 0, fast: lane === 'fast' ? added : 0 });
+  const lastAudio = added.at(-1);
+  const others = added.slice(0, -1).reduce((n, x) => n + x, 0);
+  return {
+    ...sumByLane(rows, { standard: lane === 'standard' ? others : 0, fast: lane === 'fast' ? others : 0 }),
+    last: lastAudio === undefined ? null : { lane, remaining: lastAudio, audioSeconds: lastAudio },
+  };
 }

@@ -104,7 +104,8 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
   return {
     items,
     email,
-    webhookUrl: hook === null ? null : httpUrl(hook, 'webhook_url', true),
+    // https only, except this instance's own test inbox: the webhooks module decides (see create-request).
+    webhookUrl: hook === null ? null : httpUrl(hook, 'webhook_url', false),
     dryRun: input.dryRun === true,
     fast: input.fast === true,
   };

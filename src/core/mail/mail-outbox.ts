@@ -73,18 +73,18 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
     /** Runs `drain` whenever notified, and every `everyMs` for retries. */
     run(signal: AbortSignal, everyMs = 5000): Promise<void> {
       return new Promise((resolve) => {
-        let busy = false;
+        let busy: Promise<unknown> | null = null;
         let again = false;
         const tick = () => {
+          if (signal.aborted) return;
           if (busy) {
             again = true;
             return;
           }
-          busy = true;
-          drain()
+          busy = drain()
             .catch((err) => log.error({ err }, 'mail outbox failed'))
             .finally(() => {
-              busy = false;
+              busy = null;
               if (again && !signal.aborted) {
                 again = false;
                 tick();
@@ -97,7 +97,8 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
         signal.addEventListener('abort', () => {
           clearInterval(timer);
           wake = null;
-          resolve();
+          // Finish the mail in flight before the database closes under it.
+          void (busy ?? Promise.resolve()).then(() => resolve());
         });
       });
     },
