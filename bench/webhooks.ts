@@ -31,7 +31,7 @@ function percentile(sorted: number[], p: number): number {
 
 function payload(jobId: string): JobDonePayload {
   const episodes = Array.from({ length: 3 }, (_, i) => ({
-    transcript_id: `00000000000000a${i}`, title: `Episode ${i}`, status: 'ready',
+    transcript_id: `00000000000000a${i}`, title: `Episode ${i}`, status: 'ready' as const,
     url: `https://podtext.example/t/00000000000000a${i}`, transcript_url: `https://podtext.example/api/v1/transcripts/00000000000000a${i}`,
   }));
   return { id: jobId, status: 'done', poll_url: `https://podtext.example/api/v1/jobs/${jobId}`, episodes, done: 3, total: 3 };

@@ -6,7 +6,7 @@
  * never uses the planted topics' words or their synonyms.
  */
 import type { SearchableSegment, SearchableTranscript } from '../../src/core/aisearch/searchable-transcript.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 export interface LongTranscript {
   doc: SearchableTranscript;

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SearchableSegment, SearchableTranscript } from '../../src/core/aisearch/searchable-transcript.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

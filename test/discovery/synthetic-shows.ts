@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { csvRecords } from '../../src/core/catalog/imports/csv-records.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 /** A show to seed: the columns search and trending read. */
 export interface SeedShow {
@@ -21,18 +22,6 @@ const FIRST = ['Joe', 'Dan', 'Sarah', 'Mike', 'Emma', 'Chris', 'Anna', 'Lenny', 
 const LAST = ['Smith', 'Rogers', 'Logan', 'Daly', 'Ramsey', 'Unger', 'Carter', 'Bailey', 'Hughes', 'Cafferty', 'Plunkett', 'Rowan', 'Jensen', 'Moreau', 'Dalton', 'Harper', 'Lennon', 'Kaye', 'Roth', 'Duval'];
 const CATEGORIES = ['News', 'Comedy', 'Society', 'Culture', 'Technology', 'Business', 'Sports', 'Music', 'History', 'Education', 'Health', 'Fitness', 'True Crime', 'Religion', 'Christianity', 'Arts', 'Science', 'Leisure'];
 const LANGUAGES = ['en', 'en', 'en', 'en', 'en-us', 'en-US', 'es', 'de', 'fr', 'pt-br'];
-
-/** A small seeded generator (mulberry32), so every run seeds the same shows. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Corpus {
   titles: string[];
@@ -73,7 +62,7 @@ async function loadCorpus(): Promise<Corpus> {
  */
 export async function syntheticShows(count: number, options: { firstId?: number; seed?: number } = {}): Promise<SeedShow[]> {
   const corpus = await loadCorpus();
-  const rnd = seeded(options.seed ?? 42);
+  const rnd = seededRandom(options.seed ?? 42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const firstId = options.firstId ?? 1;
   const out: SeedShow[] = [];

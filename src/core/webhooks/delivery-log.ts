@@ -7,24 +7,8 @@ import { isUuid } from './webhook-url.js';
 /** The one event Podtext sends. */
 export const JOB_DONE = 'job.done';
 
-/** One episode of a finished job, as the `job.done` body carries it (spec 6). */
-export interface JobDoneEpisode {
-  transcript_id: string;
-  title: string;
-  status: string;
-  url: string | null;
-  transcript_url: string | null;
-}
-
-/** The `job` of a `job.done` body: the spec's Job object with these fields at least. */
-export interface JobDonePayload {
-  id: string;
-  status: 'done';
-  poll_url: string;
-  episodes: JobDoneEpisode[];
-  done: number;
-  total: number;
-}
+export type { JobDoneEpisode, JobDonePayload } from '../jobs/job-done-payload.js';
+import type { JobDonePayload } from '../jobs/job-done-payload.js';
 
 /** What the jobs module hands over when a job turns `done`. */
 export interface JobDoneInput {

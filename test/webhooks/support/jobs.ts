@@ -8,7 +8,7 @@ export function jobPayload(jobId: string = randomUUID(), site = 'http://podtext.
   const episodes = ['3f9a0c1b2d4e5f60', 'a1b2c3d4e5f60718'].map((transcriptId, i) => ({
     transcript_id: transcriptId,
     title: `Episode ${i + 1}: Ünïcode — and "quotes"`,
-    status: 'ready',
+    status: 'ready' as const,
     url: `${site}/t/${transcriptId}`,
     transcript_url: `${site}/api/v1/transcripts/${transcriptId}`,
   }));

@@ -6,6 +6,7 @@ import { APPLE_CATEGORIES } from './apple-categories.js';
 import { deferShowIndexes, restoreDeferredIndexes } from './deferred-indexes.js';
 import { type ImportedShow, writeShowBatch } from './show-batch.js';
 import { ADJECTIVES, FIRST_NAMES, LANGUAGES, LAST_NAMES, NETWORKS, NOUNS, TITLE_TEMPLATES, TOPICS } from './synthetic-words.js';
+import { seededRandom } from '../../seeded-random.js';
 
 /**
  * First id of synthetic shows (9 × 10^12): clear of Podcast Index ids and of
@@ -27,18 +28,6 @@ export interface SeedOptions {
   batchSize?: number;
   clock?: Clock;
   onProgress?: (shows: number) => void;
-}
-
-/** mulberry32: small, fast, good enough to make test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 function makeShow(id: number, rank: number, random: () => number, now: number): ImportedShow {
@@ -97,7 +86,7 @@ function makeShow(id: number, rank: number, random: () => number, now: number): 
 export async function seedSynthetic(db: PrismaClient, options: SeedOptions): Promise<{ shows: number; episodes: number; seconds: number }> {
   const started = performance.now();
   const clock = options.clock ?? systemClock;
-  const random = prng(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const batchSize = options.batchSize ?? 2000;
   const n = Math.max(0, Math.floor(options.shows));
   const now = clock.now();
