@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +11,17 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** The nearest `relative` path at or above `from`: sources and the built bundle sit at different depths. */
+function findUp(relative: string, from: string): string {
+  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, relative);
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`${relative} not found above ${from}`);
+  }
+}
+
 /** Where Podtext's migrations live: prisma/migrations/<name>/migration.sql. */
-export const migrationsDir = fileURLToPath(new URL('../../../prisma/migrations/', import.meta.url));
+export const migrationsDir = findUp('prisma/migrations', fileURLToPath(import.meta.url));
 
 /** Any fixed number: every Podtext process takes the same lock while migrating. */
 const MIGRATION_LOCK = 724_101;
