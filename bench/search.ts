@@ -1,16 +1,15 @@
 // Search and episode-list latency at 100,000 shows on PGlite, each against a
 // bare node:http server answering the same bytes, measured in the same run.
 // `npx tsx bench/search.ts` (or import runSearchBench). Server in its own process.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { transcriptIdFor } from '../src/core/catalog/feed/transcript-id.js';
 import { seedSynthetic } from '../src/core/catalog/imports/seed-synthetic.js';
 import { searchKey } from '../src/core/catalog/ingest/search-key.js';
 import { benchAccount, fmt, load, startBareServer, startBenchPodtext } from './bench-server.js';
+import { percentile, startBuiltServer, startChild, timeGets, typo } from './search-support.js';
 
 const SHOWS = 100_000;
 const BIG_SHOW = 8_999_999_999_999n;
@@ -20,13 +19,9 @@ const EPISODE_RUNS = 200;
 interface SeedInfo {
   titles: string[];
   seedSeconds: number;
+  key: string;
 }
 
-interface ServerInfo {
-  url: string;
-  key: string;
-  indexLoadMs: number;
-}
 
 /** Child mode `seed <dir>`: fill a PGlite data directory with the catalog, then exit. */
 async function seed(dataDir: string): Promise<void> {
@@ -49,75 +44,11 @@ async function seed(dataDir: string): Promise<void> {
     })),
   });
   const rows = await db.$queryRawUnsafe<{ title: string }[]>(`SELECT title FROM shows WHERE source = 'synthetic' ORDER BY md5(id::text) LIMIT ${QUERIES}`);
-  const info: SeedInfo = { titles: rows.map((r) => r.title), seedSeconds: seeded.seconds };
+  const key = await benchAccount(app.podtext, 'business');
+  const info: SeedInfo = { titles: rows.map((r) => r.title), seedSeconds: seeded.seconds, key };
   // Closed before answering, so the data is on disk when the server starts.
   await app.close();
   process.stdout.write(`${JSON.stringify(info)}\n`);
-}
-
-/** Child mode `serve <dir>`: a fresh process on the seeded data, search index warmed, as after a restart. */
-async function serve(dataDir: string): Promise<void> {
-  const app = await startBenchPodtext({ DATA_DIR: dataDir });
-  const key = await benchAccount(app.podtext, 'business');
-  const started = performance.now();
-  await app.podtext.services.discovery.showSearch.reload();
-  const info: ServerInfo = { url: app.url, key, indexLoadMs: performance.now() - started };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-}
-
-/** A typo a person might make: a letter dropped, two swapped, one replaced, words glued, or all lower case with no punctuation. */
-function typo(title: string, i: number): string {
-  const name = searchKey(title).name;
-  const words = name.split(' ');
-  const w = words.reduce((a, b) => (b.length > a.length ? b : a), '');
-  const at = Math.max(1, Math.floor(w.length / 2));
-  const edits = [
-    () => name.replace(w, w.slice(0, at) + w.slice(at + 1)),
-    () => name.replace(w, w.slice(0, at - 1) + (w[at] ?? '') + (w[at - 1] ?? '') + w.slice(at + 1)),
-    () => name.replace(w, w.slice(0, at) + (w[at] === 'e' ? 'a' : 'e') + w.slice(at + 1)),
-    () => words.join(''),
-    () => name,
-  ];
-  return edits[i % edits.length]!();
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
-
-/** Sequential GETs (one in flight, keep-alive), as a user's client makes them; latency in ms. */
-async function timeGets(urls: string[], headers: Record<string, string>): Promise<{ ms: number[]; bodies: string[] }> {
-  const ms: number[] = [];
-  const bodies: string[] = [];
-  for (const url of urls) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers });
-    const body = await res.text();
-    ms.push(performance.now() - t0);
-    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 200)}`);
-    bodies.push(body);
-  }
-  return { ms, bodies };
-}
-
-async function startChild<T>(args: string[]): Promise<{ info: T; rssMb(): Promise<number>; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const info = await new Promise<T>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l) as T));
-    child.once('exit', (code) => reject(new Error(`bench child exited with ${code}`)));
-  });
-  return {
-    info,
-    async rssMb() {
-      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      await exited;
-    },
-  };
 }
 
 /**
@@ -127,12 +58,13 @@ async function startChild<T>(args: string[]): Promise<{ info: T; rssMb(): Promis
  */
 export async function runSearchBench(): Promise<string[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'podtext-search-bench-'));
-  const seeded = await startChild<SeedInfo>(['seed', dataDir]);
+  const seeded = await startChild(['--import', 'tsx', fileURLToPath(import.meta.url), 'seed', dataDir], (line) => ('titles' in line ? (line as unknown as SeedInfo) : undefined));
   await seeded.stop();
-  const app = await startChild<ServerInfo>(['serve', dataDir]);
+  // The server as `npm start` runs it (the built bundle), restarted on the seeded data.
+  const app = await startBuiltServer({ DATA_DIR: dataDir });
   try {
-    const { url, key } = app.info;
-    const { titles } = seeded.info;
+    const { url } = app.info;
+    const { titles, key } = seeded.info;
     const headers = { authorization: `Bearer ${key}` };
     const queries = titles.map(typo);
     const searchUrls = queries.map((q) => `${url}/api/v1/search?q=${encodeURIComponent(q)}`);
@@ -176,7 +108,7 @@ export async function runSearchBench(): Promise<string[]> {
       `search p95 ${fmt(percentile(search.ms, 95), 2)} ms (goal ≤ 10); episode list p95 ${fmt(percentile(episodes.ms, 95), 2)} ms (goal ≤ 30)`,
       `typo queries finding their show: first ${fmt(hit1 * 100)}%, in the top five ${fmt(hit5 * 100)}%`,
       `one search query, 10 connections: ${fmt(throughput.rps, 0)} req/s, p99 ${throughput.p99} ms`,
-      `server RSS ${fmt(await app.rssMb(), 0)} MB (restarted on the seeded data, search index loaded)`,
+      `server RSS ${fmt(await app.rssMb(), 0)} MB after these requests (goal < 400 MB; \`npm start\`'s bundle restarted on the seeded data, search index loaded)`,
     ];
   } finally {
     await app.stop();
@@ -186,5 +118,4 @@ export async function runSearchBench(): Promise<string[]> {
 
 const [mode, dir] = process.argv.slice(2);
 if (mode === 'seed') await seed(dir!);
-else if (mode === 'serve') await serve(dir!);
 else if (import.meta.url === `file://${process.argv[1]}`) console.log((await runSearchBench()).join('\n'));

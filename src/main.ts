@@ -23,7 +23,12 @@ async function main(argv: string[]): Promise<void> {
       const url = await podtext.listen();
       log.info({ url, site: config.siteUrl, database: podtext.db.kind }, `Podtext is serving on ${url}`);
       // Build the show-name index now rather than on the first search.
-      podtext.services.discovery.showSearch.reload().catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
+      const started = performance.now();
+      const { showSearch } = podtext.services.discovery;
+      showSearch
+        .reload()
+        .then(() => log.info({ shows: showSearch.size, ms: Math.round(performance.now() - started) }, 'search index loaded'))
+        .catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
     }
     if (config.role !== 'api') podtext.startWorkers();
     let stopping = false;

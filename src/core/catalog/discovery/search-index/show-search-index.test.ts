@@ -80,6 +80,25 @@ describe('the in-memory show index', () => {
     expect(top('filler 4321 round 2', 1)).toEqual([4321]);
   });
 
+  it('a built index ranks as one filled show by show, and keeps taking changes after its lists are merged', () => {
+    const shows = corpus.map(([id, title, popularity]) => ({ id, name: searchKey(title).name, popularity }));
+    const built = createShowSearchIndex();
+    built.build(shows);
+    const { index: filled } = indexOf(corpus);
+    for (const q of ['the daly', 'joe rogen', 'dhunplugged', 'the dale']) {
+      const k = searchKey(q);
+      expect(built.search(k.name, k.compact, 5)).toEqual(filled.search(k.name, k.compact, 5));
+    }
+    // Enough new shows that the appended postings are merged into the built ones.
+    for (let id = 100; id < 3100; id++) built.upsert({ id, name: `show number ${id} of the week`, popularity: 1 });
+    built.upsert({ id: 3, name: 'the joe rogan experience', popularity: 29 });
+    expect(built.size).toBe(corpus.length + 3000);
+    const k = searchKey('joe rogen');
+    expect(built.search(k.name, k.compact, 1)[0]!.id).toBe(3);
+    expect(built.search('show number 2999 of the week', 'shownumber2999oftheweek', 1)[0]!.id).toBe(2999);
+    expect(built.search('show number 101 of the week', 'shownumber101oftheweek', 1)[0]!.id).toBe(101);
+  });
+
   it('finds nothing for an empty query or an empty index', () => {
     expect(createShowSearchIndex().search('serial', 'serial', 5)).toEqual([]);
     expect(indexOf(corpus).index.search('', '', 5)).toEqual([]);

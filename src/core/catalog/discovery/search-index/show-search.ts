@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../../../generated/prisma/client.js';
 import type { Logger } from '../../../../infra/logger.js';
-import { type RankedShow, createShowSearchIndex } from './show-search-index.js';
+import { type IndexedShow, type RankedShow, createShowSearchIndex } from './show-search-index.js';
 
 export interface ShowSearchOptions {
   /** Seconds after which a search first pulls shows changed in the database meanwhile. Default: 15. */
@@ -30,9 +30,9 @@ const HORIZON = `pg_snapshot_xmin(pg_current_snapshot())::text`;
  * Name search over the in-memory index, kept in step with `shows`: loaded in
  * full on the first search, then, at most every `refreshSeconds`, the rows
  * changed since are pulled in the background while searches go on against
- * what is loaded. Changes are found by the writing transaction (`xmin`), not
- * by timestamps, so writers' clocks, late commits and bulk imports from
- * another process cannot slip past. Shows this process adds itself are noted
+ * what is loaded. Changes are found by the writing transaction (a trigger
+ * marks it in `search_changed_xid`, indexed), not by timestamps, so writers'
+ * clocks, late commits and bulk imports from another process cannot slip past. Shows this process adds itself are noted
  * at once. Each API process keeps its own copy, so this works the same on
  * PGlite and on a PostgreSQL shared by several processes.
  */
@@ -53,10 +53,9 @@ export function createShowSearch(deps: ShowSearchDeps) {
   }
 
   async function loadAll(): Promise<void> {
-    index.clear();
     refreshedAt = performance.now();
     const [h] = await db.$queryRawUnsafe<{ horizon: string }[]>(`SELECT ${HORIZON} AS horizon`);
-    horizon = BigInt(h!.horizon);
+    const shows: IndexedShow[] = [];
     // Keyset pages keep each statement short: the embedded database serves every other request meanwhile.
     for (let after = -1n; ; ) {
       const [page] = await db.$queryRawUnsafe<{ rows: string }[]>(
@@ -65,20 +64,21 @@ export function createShowSearch(deps: ShowSearchDeps) {
         opts.pageSize,
       );
       const rows = JSON.parse(page!.rows) as Row[];
-      apply(rows);
+      for (const [id, name, popularity] of rows) shows.push({ id: Number(id), name, popularity });
       if (rows.length < opts.pageSize) break;
       after = BigInt(rows[rows.length - 1]![0]);
     }
+    // Built in one go: exact-size posting lists, no growth slack.
+    index.build(shows);
+    horizon = BigInt(h!.horizon);
   }
 
   async function pullChanges(): Promise<void> {
     refreshedAt = performance.now();
-    // age(xmin) counts transactions since the row's writer; rows written by
-    // the last pull's horizon or later are at most (next xid − horizon) old.
+    // Every transaction below the last pull's horizon had finished by then, so
+    // its changes were read; rows marked by any later one are read again.
     const [r] = await db.$queryRawUnsafe<{ horizon: string; rows: string }[]>(
-      `WITH s AS (SELECT pg_current_snapshot() AS snap)
-       SELECT (SELECT pg_snapshot_xmin(snap)::text FROM s) AS horizon,
-         (SELECT ${ROWS_JSON} FROM shows WHERE age(xmin) <= (SELECT pg_snapshot_xmax(snap)::text::bigint FROM s) - $1::bigint) AS rows`,
+      `SELECT ${HORIZON} AS horizon, (SELECT ${ROWS_JSON} FROM shows WHERE search_changed_xid >= $1::text::xid8) AS rows`,
       horizon.toString(),
     );
     apply(JSON.parse(r!.rows) as Row[]);
