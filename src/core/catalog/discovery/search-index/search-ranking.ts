@@ -5,7 +5,7 @@ import { wordMatch } from './word-similarity.js';
  * (lower case, no accents or punctuation; see `searchKey`):
  *
  * ```
- * hits  = trigrams q and t share (pg_trgm's trigrams, plus those across word boundaries)
+ * hits  = trigrams q and t share (per space-padded word, plus those across word boundaries)
  * rel   = hits / |q|                    how much of the query the title holds (like pg_trgm word_similarity)
  * cov   = hits / |q ∪ t|                how much of the title the query is (pg_trgm similarity)
  * words = wordMatch(q, t)               each query word's best edit similarity to a title word, longer words weighing more
