@@ -19,6 +19,7 @@ import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
+import { runChartRefresh, type ChartRefreshOptions } from './workers/chart-refresh.js';
 import { runFeedRefresh } from './workers/feed-refresh.js';
 import { type JobOverrides, runTranscriptionWorkers } from './workers/transcription-worker.js';
 
@@ -34,6 +35,8 @@ export interface BootOverrides {
   webhooks?: WebhookSettings;
   /** Job service and transcription worker tunables (tests: short leases, small download caps). */
   jobs?: JobOverrides;
+  /** Daily chart import tunables (tests: a short poll). */
+  charts?: ChartRefreshOptions;
 }
 
 export interface Podtext {
@@ -113,6 +116,10 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       running.push(services.outbox.run(loops.signal));
       running.push(runWebhookDelivery(services, loops.signal));
       running.push(runFeedRefresh(services.catalogIngest, loops.signal, { log }));
+      if (config.charts) {
+        const deps = { db: db.prisma, outbound: services.outbound, clock: services.clock, log, sources: config.charts };
+        running.push(runChartRefresh(deps, loops.signal, overrides.charts));
+      }
       if (config.workers > 0) {
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };

@@ -8,6 +8,8 @@ describe('config', () => {
     expect(c.webhookRetrySchedule).toEqual([60, 300, 900, 3600, 14400]);
     expect(c.standardLane.engine).toBe('sphinx');
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.charts?.overall).toBe('https://rss.marketingtools.apple.com/api/v2/us/podcasts/top/100/podcasts.json');
+    expect(loadConfig({ APPLE_CHARTS_URL: 'off' }).charts).toBeNull();
   });
 
   it.each([
@@ -21,6 +23,8 @@ describe('config', () => {
     [{ ASR_ENGINE: 'siri' }, 'ASR_ENGINE'],
     [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
     [{ AI_URL: 'http://llm:8000' }, 'AI_MODEL'],
+    [{ APPLE_CHARTS_URL: 'ftp://charts' }, 'APPLE_CHARTS_URL'],
+    [{ APPLE_GENRE_CHARTS_URL: 'charts' }, 'APPLE_GENRE_CHARTS_URL'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { APPLE_CHART_SOURCES, type ChartSources } from './core/catalog/imports/chart-refresh.js';
 
 const engineName = z.enum(['sphinx', 'whisper-cpp', 'openai']);
 
@@ -69,6 +70,8 @@ const envSchema = z.object({
   SECRET_KEY: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters',
   }),
+  APPLE_CHARTS_URL: z.union([z.literal('off'), urlString(['http:', 'https:'])]),
+  APPLE_GENRE_CHARTS_URL: urlString(['http:', 'https:']),
   PODCASTINDEX_API_KEY: optionalString,
   PODCASTINDEX_API_SECRET: optionalString,
   AI_URL: urlString(['http:', 'https:']),
@@ -92,6 +95,8 @@ export interface LaneConfig {
 
 /** Every Podtext setting, read and validated once at start. */
 export interface Config {
+  /** Where the daily chart import reads Apple's charts; null: no daily import (`APPLE_CHARTS_URL=off`). */
+  charts: ChartSources | null;
   /** HTTP port. Default: 8080. */
   port: number;
   /** Listen address. Default: 127.0.0.1. */
@@ -171,6 +176,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.PODCASTINDEX_API_KEY && e.PODCASTINDEX_API_SECRET
         ? { key: e.PODCASTINDEX_API_KEY, secret: e.PODCASTINDEX_API_SECRET }
         : undefined,
+    charts:
+      e.APPLE_CHARTS_URL === 'off'
+        ? null
+        : { overall: e.APPLE_CHARTS_URL ?? APPLE_CHART_SOURCES.overall, genre: e.APPLE_GENRE_CHARTS_URL ?? APPLE_CHART_SOURCES.genre },
     ai: e.AI_URL && e.AI_MODEL ? { url: e.AI_URL, model: e.AI_MODEL, apiKey: e.AI_API_KEY } : undefined,
     production: e.NODE_ENV === 'production',
   };

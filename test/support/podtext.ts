@@ -55,6 +55,8 @@ export async function startTestPodtext(options: StartOptions = {}): Promise<Test
     SITE_URL: 'http://podtext.test',
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    // Apple is not reachable from tests; the chart-refresh test points it at a local server.
+    APPLE_CHARTS_URL: 'off',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });

@@ -33,6 +33,17 @@ export const APPLE_CATEGORIES: readonly AppleCategory[] = [
 ];
 
 /**
+ * Apple's genre ids of the 19 top-level categories, which their chart URLs
+ * take (`…/toppodcasts/limit=50/genre=1310/json` is Music). Sub-category ids
+ * are learnt from the charts that carry them.
+ */
+export const APPLE_GENRE_IDS: Readonly<Record<string, number>> = {
+  Arts: 1301, Business: 1321, Comedy: 1303, Education: 1304, Fiction: 1483, Government: 1511, History: 1487,
+  'Health & Fitness': 1512, 'Kids & Family': 1305, Leisure: 1502, Music: 1310, News: 1489, 'Religion & Spirituality': 1314,
+  Science: 1533, 'Society & Culture': 1324, Sports: 1545, Technology: 1318, 'True Crime': 1488, 'TV & Film': 1309,
+};
+
+/**
  * The URL slug of a genre name: lower case, accents and `&` dropped, every
  * other run of punctuation or spaces one hyphen.
  *
