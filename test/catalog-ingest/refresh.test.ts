@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GIVE_UP_AFTER_FAILURES } from '../../src/core/catalog/ingest/show-refresh.js';
 import { runFeedRefresh } from '../../src/workers/feed-refresh.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
@@ -134,15 +135,63 @@ describe('refreshing feeds', () => {
   });
 
   it('caps backoff and never lets a failing feed block the others', async () => {
-    server.routes.set('/gone.xml', serve(apple()));
-    const { feedId } = await services().catalogIngest.addFeedByUrl(server.url('/gone.xml'));
-    server.routes.delete('/gone.xml');
+    const feed = apple();
+    let down = false;
+    server.routes.set('/down.xml', (_req, res) => (down ? res.writeHead(503).end('down') : res.writeHead(200).end(feed)));
+    const { feedId } = await services().catalogIngest.addFeedByUrl(server.url('/down.xml'));
+    down = true;
     await services().db.show.update({ where: { id: feedId }, data: { fetchFailures: 30 } });
     await services().catalogIngest.refreshShow(feedId);
     const show = await services().db.show.findUniqueOrThrow({ where: { id: feedId } });
-    expect(show.fetchFailures).toBe(31);
+    // A server that keeps failing is never given up on: only a feed that is gone is.
+    expect(show).toMatchObject({ fetchFailures: 31, dead: false });
     expect(waitOf(show.nextFetchAt) / HOUR).toBeLessThanOrEqual(7 * 24 * 1.1);
-    expect(show.lastError).toMatch(/404/);
+    expect(show.lastError).toMatch(/503/);
+  });
+
+  it('gives up a feed that is gone: at once on a 410, after a month of backoff on a 404', async () => {
+    server.routes.set('/410.xml', serve(apple()));
+    server.routes.set('/404.xml', serve(apple()));
+    const gone = (await services().catalogIngest.addFeedByUrl(server.url('/410.xml'))).feedId;
+    const missing = (await services().catalogIngest.addFeedByUrl(server.url('/404.xml'))).feedId;
+    server.routes.set('/410.xml', (_req, res) => res.writeHead(410).end('gone'));
+    server.routes.delete('/404.xml');
+    await services().catalogIngest.refreshShow(gone);
+    expect(await services().db.show.findUniqueOrThrow({ where: { id: gone } })).toMatchObject({ dead: true, nextFetchAt: null, fetchFailures: 1 });
+
+    for (let i = 1; i < GIVE_UP_AFTER_FAILURES; i++) await services().catalogIngest.refreshShow(missing);
+    expect(await services().db.show.findUniqueOrThrow({ where: { id: missing } })).toMatchObject({ dead: false, fetchFailures: GIVE_UP_AFTER_FAILURES - 1 });
+    await services().catalogIngest.refreshShow(missing);
+    expect(await services().db.show.findUniqueOrThrow({ where: { id: missing } })).toMatchObject({ dead: true, nextFetchAt: null });
+
+    // Dead shows are never due again.
+    clock.advance(30 * 24 * HOUR);
+    const due = await services().db.show.count({ where: { id: { in: [gone, missing] }, nextFetchAt: { not: null } } });
+    expect(due).toBe(0);
+  });
+
+  it('reads a feed that moved permanently from its new address, and one that moved for now from its old', async () => {
+    const feed = apple();
+    server.routes.set('/old.xml', serve(feed));
+    server.routes.set('/temp.xml', serve(apple()));
+    const { feedId } = await services().catalogIngest.addFeedByUrl(server.url('/old.xml'));
+    const temp = (await services().catalogIngest.addFeedByUrl(server.url('/temp.xml'))).feedId;
+    server.routes.set('/old.xml', (_req, res) => res.writeHead(301, { location: '/new.xml' }).end());
+    server.routes.set('/new.xml', serve(feed));
+    server.routes.set('/temp.xml', (_req, res) => res.writeHead(302, { location: '/new.xml' }).end());
+
+    expect(await services().catalogIngest.refreshShow(feedId)).toMatchObject({ status: 'updated' });
+    expect((await services().db.show.findUniqueOrThrow({ where: { id: feedId } })).feedUrl).toBe(server.url('/new.xml'));
+    const before = server.seen.length;
+    await services().catalogIngest.refreshShow(feedId);
+    expect(server.seen.slice(before).map((r) => r.path)).toEqual(['/new.xml']);
+
+    // A temporary redirect leaves the address alone; so does a move onto another show's address.
+    await services().catalogIngest.refreshShow(temp);
+    expect((await services().db.show.findUniqueOrThrow({ where: { id: temp } })).feedUrl).toBe(server.url('/temp.xml'));
+    server.routes.set('/temp.xml', (_req, res) => res.writeHead(308, { location: '/new.xml' }).end());
+    expect(await services().catalogIngest.refreshShow(temp)).toMatchObject({ status: 'updated' });
+    expect((await services().db.show.findUniqueOrThrow({ where: { id: temp } })).feedUrl).toBe(server.url('/temp.xml'));
   });
 
   it('refreshes due shows with at most two requests at once to one host', async () => {

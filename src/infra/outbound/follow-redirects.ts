@@ -32,8 +32,11 @@ export async function openFollowingRedirects(
   start: URL,
   options: HopOptions,
   signal: AbortSignal,
-): Promise<{ open: OpenResponse; url: URL }> {
+): Promise<{ open: OpenResponse; url: URL; permanentUrl: URL }> {
   let url = start;
+  // Where the resource lives for good: followed only while every hop so far was permanent.
+  let permanentUrl = start;
+  let permanent = true;
   let method = options.method;
   let body = options.body;
   const headers = { ...options.headers };
@@ -42,7 +45,7 @@ export async function openFollowingRedirects(
     const open = await sendOnce(ctx, url, exchange, signal);
     const status = open.response.statusCode ?? 0;
     const location = open.response.headers.location;
-    if (options.maxRedirects === 0 || !REDIRECT_STATUSES.has(status) || !location) return { open, url };
+    if (options.maxRedirects === 0 || !REDIRECT_STATUSES.has(status) || !location) return { open, url, permanentUrl };
 
     open.response.destroy();
     if (redirects >= options.maxRedirects) {
@@ -59,6 +62,8 @@ export async function openFollowingRedirects(
       delete headers['content-length'];
     }
     if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+    permanent &&= status === 301 || status === 308;
+    if (permanent) permanentUrl = next;
     url = next;
   }
 }

@@ -54,6 +54,8 @@ export interface OutboundResponse {
   headers: Record<string, string>;
   /** The final URL after redirects, without user info. */
   url: string;
+  /** Where permanent redirects (301, 308) alone led, when they led anywhere: the address to use from now on. */
+  movedTo?: string;
   body: Buffer;
   truncated: boolean;
 }
@@ -119,7 +121,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         'accept-encoding': 'gzip, deflate, br',
         ...lowerCaseKeys(opts.headers),
       };
-      const { open, url: final } = await openFollowingRedirects(ctx, start, {
+      const { open, url: final, permanentUrl } = await openFollowingRedirects(ctx, start, {
         method: (opts.method ?? 'GET').toUpperCase(),
         headers,
         body,
@@ -133,6 +135,8 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         status: open.response.statusCode ?? 0,
         headers: flattenHeaders(open.response.headers),
         url: where,
+        // Not for a URL with credentials: the new address would not carry them.
+        ...(permanentUrl.href !== start.href && !start.username && !start.password ? { movedTo: permanentUrl.href } : {}),
         body: read.body,
         truncated: read.truncated,
       };

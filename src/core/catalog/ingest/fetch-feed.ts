@@ -17,9 +17,13 @@ export interface FeedValidators {
   lastModified: string | null;
 }
 
-export type FeedFetch =
+export type FeedFetch = (
   | { kind: 'not_modified' }
-  | { kind: 'ok'; body: Buffer; validators: FeedValidators };
+  | { kind: 'ok'; body: Buffer; validators: FeedValidators }
+) & {
+  /** The feed's new address, when it answered through permanent redirects only. */
+  movedTo?: string;
+};
 
 /**
  * Why a feed could not be read. `refused`: a URL the guarded client will never
@@ -67,13 +71,15 @@ export async function fetchFeed(
     }
     throw err;
   }
-  if (res.status === 304) return { kind: 'not_modified' };
+  const moved = res.movedTo ? { movedTo: res.movedTo } : {};
+  if (res.status === 304) return { kind: 'not_modified', ...moved };
   if (res.status < 200 || res.status >= 300) {
     const missing = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
     throw new FeedFetchError(`the feed server answered ${res.status}`, missing ? 'missing' : 'unavailable', res.status);
   }
   return {
     kind: 'ok',
+    ...moved,
     body: res.body,
     validators: { etag: res.headers.etag ?? null, lastModified: res.headers['last-modified'] ?? null },
   };

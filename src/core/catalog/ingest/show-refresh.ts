@@ -2,10 +2,10 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { OutboundClient } from '../../../infra/outbound/outbound-client.js';
 import type { Clock } from '../../clock.js';
-import { inTransaction } from '../../transaction.js';
+import { inTransaction, isUniqueViolation } from '../../transaction.js';
 import { parseFeed } from '../feed/parse-feed.js';
 import type { ParsedFeed } from '../feed/feed-types.js';
-import { type FeedFetchLimits, type FeedValidators, fetchFeed } from './fetch-feed.js';
+import { FeedFetchError, type FeedFetchLimits, type FeedValidators, fetchFeed } from './fetch-feed.js';
 import { type HostLimiter, hostOf } from './host-limiter.js';
 import { type RefreshTiming, detailsDue, nextFailedFetch, nextRegularFetch } from './refresh-timing.js';
 import { queueTranscriptFetches, refreshEpisodeStats, showDetails, upsertEpisodes } from './store-feed.js';
@@ -45,10 +45,21 @@ export interface ShowRefresherDeps {
   random: () => number;
 }
 
+/** Consecutive failures after which a feed that is not there (404, no such host) is given up: about a month of backoff. */
+export const GIVE_UP_AFTER_FAILURES = 12;
+
+/** Whether a failed read means the feed is gone for good: a 410 at once, else a missing feed failing for a month. */
+function isGone(err: unknown, failures: number): boolean {
+  if (!(err instanceof FeedFetchError)) return false;
+  return err.status === 410 || (err.reason === 'missing' && failures >= GIVE_UP_AFTER_FAILURES);
+}
+
 /**
  * Reads one show's feed (conditionally, under the per-host limit) and stores
  * what changed: new and edited episodes every time, the show's own details
- * when they are due. A 304 only moves the schedule; a failure backs off.
+ * when they are due. A 304 only moves the schedule; a failure backs off, and
+ * a feed that is gone is marked dead (no longer read or found by search). A
+ * feed that moved permanently (301/308) is read from its new address after.
  */
 export function createShowRefresher(deps: ShowRefresherDeps) {
   const { db, outbound, clock, log, limiter, timing, limits } = deps;
@@ -93,12 +104,28 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
     const now = clock.now();
     const failures = show.fetchFailures + 1;
     const error = ((err as Error).message ?? String(err)).slice(0, 500);
-    log.warn({ feedId: String(show.id), failures, err: error }, 'feed refresh failed');
+    const dead = isGone(err, failures);
+    log.warn({ feedId: String(show.id), failures, dead, err: error }, dead ? 'feed is gone; no longer read' : 'feed refresh failed');
     await db.show.update({
       where: { id: show.id },
-      data: { fetchFailures: failures, lastError: error, nextFetchAt: nextFailedFetch(now, failures, timing, deps.random) },
+      data: { fetchFailures: failures, lastError: error, ...(dead ? { dead: true, nextFetchAt: null } : { nextFetchAt: nextFailedFetch(now, failures, timing, deps.random) }) },
     });
     return { feedId: show.id, status: 'failed', newEpisodes: 0, error };
+  }
+
+  /**
+   * Takes the address a feed moved to for good. Another show already holding
+   * it keeps it (a duplicate for a directory import to settle); this one
+   * stays as it was.
+   */
+  async function moved(show: ShowForRefresh, to: string): Promise<void> {
+    try {
+      await db.show.update({ where: { id: show.id }, data: { feedUrl: to } });
+      log.info({ feedId: String(show.id), from: show.feedUrl, to }, 'feed moved permanently');
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      log.warn({ feedId: String(show.id), to }, 'feed moved to an address another show holds');
+    }
   }
 
   return {
@@ -112,6 +139,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
         const fetched = await limiter.run(hostOf(show.feedUrl), () =>
           fetchFeed(outbound, show.feedUrl, { etag: show.etag, lastModified: show.lastModified }, limits, signal),
         );
+        if (fetched.movedTo) await moved(show, fetched.movedTo);
         if (fetched.kind === 'not_modified') return await notModified(show);
         parsed = parseFeed(fetched.body, { maxItems: deps.maxEpisodes });
         validators = fetched.validators;
