@@ -57,8 +57,9 @@ export async function runCatalogCommand(config: Config, command: string, args: s
       process.once('SIGINT', onSignal);
       try {
         const result = await importPodcastIndex(db, positionals[1], {
+          copyRows: podtext.db.copyRows,
           restart: values.restart,
-          batchSize: positiveInt(values.batch, 'batch', 1000),
+          batchSize: values.batch === undefined ? undefined : positiveInt(values.batch, 'batch'),
           signal: stop.signal,
           log,
           onProgress: (p) => process.stderr.write(`\r  ${count(p.rows)} shows  ${count(p.rowsPerSecond)} rows/s   `),

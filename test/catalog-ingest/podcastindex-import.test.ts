@@ -18,6 +18,8 @@ let dir: string;
 let server: FeedServer;
 const clock = fakeClock('2026-03-10T12:00:00Z');
 const db = () => t.podtext.services.db;
+// Every import here goes through the bulk copy, so its fallback keeps each rule.
+const copy = () => ({ clock, copyRows: t.podtext.db.copyRows });
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'podtext-pi-import-'));
@@ -48,8 +50,8 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
 
   it('imports the sample, every row a show', async () => {
     const progress: number[] = [];
-    const result = await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock, batchSize: 250, onProgress: (p) => progress.push(p.rows) });
-    expect(result).toMatchObject({ format: 'csv', rows: 1000, totalRows: 1000, skipped: 0, finished: true, alreadyDone: false });
+    const result = await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { ...copy(), batchSize: 250, onProgress: (p) => progress.push(p.rows) });
+    expect(result).toMatchObject({ format: 'csv', rows: 1000, totalRows: 1000, copied: 1000, skipped: 0, finished: true, alreadyDone: false });
     expect(progress).toEqual([250, 500, 750, 1000]);
     expect(await db().show.count({ where: { source: 'podcastindex' } })).toBe(1000);
 
@@ -84,9 +86,10 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
 
   it('skips a finished file, and rewriting it changes nothing', async () => {
     const before = await snapshot();
-    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock })).toMatchObject({ rows: 0, totalRows: 1000, alreadyDone: true });
+    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, copy())).toMatchObject({ rows: 0, totalRows: 1000, alreadyDone: true });
     clock.advance(DAY);
-    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { clock, restart: true })).toMatchObject({ rows: 1000, finished: true });
+    // Every row exists: no batch can be copied, each is upserted and changes nothing.
+    expect(await importPodcastIndex(db(), NEWSFEEDS_SAMPLE, { ...copy(), restart: true })).toMatchObject({ rows: 1000, copied: 0, finished: true });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -95,16 +98,26 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     await writeGeneratedNewsfeeds(file, 2500, 10);
     const stop = new AbortController();
     const first = await importPodcastIndex(db(), file, {
-      clock, batchSize: 400, signal: stop.signal, onProgress: (p) => p.rows >= 800 && stop.abort(),
+      ...copy(), batchSize: 400, signal: stop.signal, onProgress: (p) => p.rows >= 800 && stop.abort(),
     });
     expect(first).toMatchObject({ rows: 800, totalRows: 800, finished: false });
     const range = { id: { gte: 10_000n, lt: 20_000n } };
     expect(await db().show.count({ where: range })).toBe(800);
 
-    const second = await importPodcastIndex(db(), file, { clock, batchSize: 400 });
-    expect(second).toMatchObject({ rows: 1700, totalRows: 2500, finished: true });
+    const second = await importPodcastIndex(db(), file, { ...copy(), batchSize: 400 });
+    expect(second).toMatchObject({ rows: 1700, totalRows: 2500, copied: 1700, finished: true });
     expect(await db().show.count({ where: range })).toBe(2500);
     expect(await db().show.count({ where: { id: 12_002n, feedUrl: 'https://anchor.fm/s/19ccb320/podcast/rss?copy=12' } })).toBe(1);
+  });
+
+  it('stops with the reason when the file is not a feed list, read on a worker thread or not', async () => {
+    const file = path.join(dir, 'not-a-feed-list.csv');
+    await writeFile(file, `"name","link"\n${'"x","https://example.com/"\n'.repeat(200)}`);
+    // Big enough for a worker at one row a batch; read here at the default batch size.
+    for (const batchSize of [1, undefined]) {
+      await expect(importPodcastIndex(db(), file, { ...copy(), batchSize })).rejects.toThrow('not a Podcast Index feed list');
+    }
+    expect((await db().importProgress.findMany({ where: { name: { contains: 'not-a-feed-list' } } })).filter((p) => p.finishedAt)).toEqual([]);
   });
 
   it('hands a feed added by URL over to its Podcast Index id, episodes and all; Apple ids stay with their holder', async () => {
@@ -123,7 +136,7 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
       row({ id: '4243', url: 'https://feeds.example.com/clash.xml', title: 'Apple id clash', itunes_id: '1000016089' }),
     ].join('\n'));
 
-    await importPodcastIndex(db(), csv, { clock });
+    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 2, copied: 0 });
     expect(await db().show.findUnique({ where: { id: feedId } })).toBeNull();
     const moved = await db().show.findUniqueOrThrow({ where: { id: 4242n } });
     // The feed was read already, so its own details stay.
@@ -147,16 +160,16 @@ describe('Podcast Index SQLite dump (podcastindex_feeds.db)', () => {
   it('imports through sqlite3, resuming after a stop, and skips the file once done', async () => {
     const range = { id: { gt: BigInt(OFFSET), lt: BigInt(OFFSET + 10_000) } };
     const stop = new AbortController();
-    const first = await importPodcastIndex(db(), file, { clock, batchSize: 300, signal: stop.signal, onProgress: () => stop.abort() });
+    const first = await importPodcastIndex(db(), file, { ...copy(), batchSize: 300, signal: stop.signal, onProgress: () => stop.abort() });
     expect(first).toMatchObject({ format: 'sqlite', rows: 300, finished: false });
     const progress = await db().importProgress.findUniqueOrThrow({ where: { name: first.name } });
     expect(progress.position).toBe(BigInt(OFFSET + 300));
     expect(await db().show.count({ where: range })).toBe(300);
 
-    const second = await importPodcastIndex(db(), file, { clock, batchSize: 300 });
-    expect(second).toMatchObject({ rows: 700, totalRows: 1000, finished: true });
+    const second = await importPodcastIndex(db(), file, { ...copy(), batchSize: 300 });
+    expect(second).toMatchObject({ rows: 700, totalRows: 1000, copied: 700, finished: true });
     expect(await db().show.count({ where: range })).toBe(1000);
-    expect(await importPodcastIndex(db(), file, { clock })).toMatchObject({ alreadyDone: true, rows: 0 });
+    expect(await importPodcastIndex(db(), file, copy())).toMatchObject({ alreadyDone: true, rows: 0 });
 
     const rahdo = await db().show.findUniqueOrThrow({ where: { id: BigInt(OFFSET + 2) } });
     expect(rahdo).toMatchObject({
@@ -173,16 +186,16 @@ describe('Podcast Index SQLite dump (podcastindex_feeds.db)', () => {
 });
 
 describe('indexes during a bulk import', () => {
-  it('sets the search indexes aside and always gets them back', async () => {
+  it('sets the non-unique indexes aside and always gets them back', async () => {
     const all = await showIndexes();
-    expect(all).toEqual(expect.arrayContaining(['shows_search_name_trgm', 'shows_search_compact_trgm']));
+    expect(all).toEqual(expect.arrayContaining(['shows_popularity_idx', 'shows_next_fetch_at_idx', 'shows_search_changed_xid_idx']));
     // A run that died after setting them aside …
     await deferShowIndexes(db());
     expect(await showIndexes()).toEqual(['shows_apple_id_key', 'shows_feed_url_key', 'shows_pkey']);
     // … is healed by the next import, which can defer them again itself.
     const file = path.join(dir, 'deferred.csv');
     await writeGeneratedNewsfeeds(file, 1200, 30);
-    const result = await importPodcastIndex(db(), file, { clock, deferIndexes: true });
+    const result = await importPodcastIndex(db(), file, { ...copy(), deferIndexes: true });
     expect(result).toMatchObject({ rows: 1200, finished: true });
     expect(await showIndexes()).toEqual(all);
     expect(await restoreDeferredIndexes(db())).toEqual([]);

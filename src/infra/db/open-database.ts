@@ -1,10 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
 import { migrate, type SqlRunner } from './migrate.js';
@@ -19,7 +22,22 @@ export interface Database {
   sql: SqlRunner;
   /** PostgreSQL only: a dedicated connection string for LISTEN. */
   listenUrl?: string;
+  /** Bulk loads: one COPY of many rows. */
+  copyRows: CopyRows;
   close(): Promise<void>;
+}
+
+/**
+ * Appends rows to `table` with one `COPY` statement, several times faster
+ * than an `INSERT` of the same rows. `rows` is in PostgreSQL's binary COPY
+ * format, fields in the order of `columns`. All rows or none: a unique
+ * violation throws (code 23505) and leaves the table as it was.
+ */
+export type CopyRows = (table: string, columns: readonly string[], rows: Uint8Array) => Promise<void>;
+
+function copyStatement(table: string, columns: readonly string[], source: string): string {
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  return `COPY ${quote(table)} (${columns.map(quote).join(', ')}) FROM ${source} WITH (FORMAT binary)`;
 }
 
 export interface OpenOptions {
@@ -93,6 +111,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
       },
       listenUrl: options.databaseUrl,
+      copyRows: async (table, columns, rows) => {
+        const client = await pool.connect();
+        try {
+          await pipeline(Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN'))));
+        } finally {
+          client.release();
+        }
+      },
       close: async () => {
         await prisma.$disconnect();
         await pool.end();
@@ -113,6 +139,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     prisma,
     kind: 'pglite',
     sql: runner,
+    // PGlite reads COPY input from the blob handed to the query as the file /dev/blob.
+    copyRows: async (table, columns, rows) => {
+      await lite.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob: new Blob([rows as Uint8Array<ArrayBuffer>]) });
+    },
     close: async () => {
       await prisma.$disconnect();
       await lite.close();

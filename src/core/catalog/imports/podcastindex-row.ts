@@ -70,8 +70,9 @@ function text(record: CsvField[], index: number | undefined): string {
 }
 
 function int(record: CsvField[], index: number | undefined): number | null {
-  const n = Number(text(record, index));
-  return text(record, index) !== '' && Number.isSafeInteger(n) ? n : null;
+  const raw = text(record, index);
+  const n = Number(raw);
+  return raw !== '' && Number.isSafeInteger(n) ? n : null;
 }
 
 /**
@@ -96,7 +97,8 @@ export function podcastIndexShow(record: CsvField[], columns: PodcastIndexColumn
     id,
     title,
     author: plainLine(text(record, f.author) || text(record, f.owner), 1000),
-    description: htmlToText(text(record, f.description)),
+    // htmlToText drops control characters and trims by itself; descriptions are most of a row.
+    description: htmlToText(f.description === undefined ? '' : (record[f.description] ?? '')),
     artwork: text(record, f.artwork),
     language: languageTag(text(record, f.language)),
     categories,

@@ -112,7 +112,7 @@ async function moveToDirectoryId(db: PrismaClient, ownId: bigint, directoryId: b
  * that used to have the URL gives it up (the newer dump wins).
  * @returns the ids of rows that must be written without their URL.
  */
-async function settleFeedUrls(db: PrismaClient, rows: readonly BatchRow[], log?: Logger): Promise<Set<number>> {
+async function settleFeedUrls(db: PrismaClient, rows: readonly ImportedShow[], log?: Logger): Promise<Set<number>> {
   const withUrl = rows.filter((r) => r.feedUrl).map((r) => ({ id: r.id, feed_url: r.feedUrl }));
   const taken = await db.$queryRawUnsafe<{ holder: bigint; id: bigint }[]>(
     `SELECT s.id AS holder, r.id FROM json_to_recordset($1::json) AS r(id bigint, feed_url text)
@@ -136,9 +136,7 @@ async function settleFeedUrls(db: PrismaClient, rows: readonly BatchRow[], log?:
   return without;
 }
 
-type BatchRow = Omit<ImportedShow, 'feedUrl' | 'appleId'> & { feedUrl: string | null; appleId: number | null };
-
-function batchJson(rows: readonly BatchRow[], withoutUrl: ReadonlySet<number> = new Set()): string {
+function batchJson(rows: readonly ImportedShow[], withoutUrl: ReadonlySet<number> = new Set()): string {
   return JSON.stringify(
     rows.map((r) => ({
       id: r.id, title: r.title, author: r.author, description: r.description, artwork: r.artwork, language: r.language,
@@ -151,6 +149,26 @@ function batchJson(rows: readonly BatchRow[], withoutUrl: ReadonlySet<number> = 
 }
 
 /**
+ * The rules a batch applies to itself before it is written: one row per id
+ * (the last one read, in the place of the first), and a feed URL or an Apple
+ * id kept only by the first row carrying it. Pure; settling twice changes
+ * nothing.
+ */
+export function settleWithinBatch(batch: readonly ImportedShow[]): ImportedShow[] {
+  const byId = new Map<number, ImportedShow>();
+  for (const row of batch) byId.set(row.id, row);
+  const urls = new Set<string>();
+  const appleIds = new Set<number>();
+  return [...byId.values()].map((row) => {
+    const feedUrl = row.feedUrl && !urls.has(row.feedUrl) ? row.feedUrl : null;
+    const appleId = row.appleId && !appleIds.has(row.appleId) ? row.appleId : null;
+    if (feedUrl) urls.add(feedUrl);
+    if (appleId) appleIds.add(appleId);
+    return feedUrl === row.feedUrl && appleId === row.appleId ? row : { ...row, feedUrl, appleId };
+  });
+}
+
+/**
  * Upserts a batch of shows in one statement. Within the batch, the first row
  * wins a feed URL or an Apple id. Only when that statement trips over a show
  * elsewhere holding one of the batch's feed URLs or Apple ids (rare: a new
@@ -159,17 +177,7 @@ function batchJson(rows: readonly BatchRow[], withoutUrl: ReadonlySet<number> = 
  * writing the same rows again changes nothing.
  */
 export async function writeShowBatch(db: PrismaClient, batch: readonly ImportedShow[], now: Date, log?: Logger): Promise<void> {
-  const byId = new Map<number, ImportedShow>();
-  for (const row of batch) byId.set(row.id, row);
-  const urls = new Set<string>();
-  const appleIds = new Set<number>();
-  const rows: BatchRow[] = [...byId.values()].map((row) => {
-    const feedUrl = row.feedUrl && !urls.has(row.feedUrl) ? row.feedUrl : null;
-    const appleId = row.appleId && !appleIds.has(row.appleId) ? row.appleId : null;
-    if (feedUrl) urls.add(feedUrl);
-    if (appleId) appleIds.add(appleId);
-    return { ...row, feedUrl, appleId };
-  });
+  const rows = settleWithinBatch(batch);
   try {
     await db.$executeRawUnsafe(UPSERT_SHOWS, batchJson(rows), now);
     return;
