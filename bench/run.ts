@@ -4,12 +4,16 @@ import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
 import { runMeBench } from './me.js';
+import { runSearchPostgresBench } from './search-postgres.js';
 import { runSearchBench } from './search.js';
+import { runTranscriptBench } from './transcript.js';
 import { runWebhooksBench } from './webhooks.js';
 
 const sections: [string, () => Promise<string[]>][] = [
   ['me', runMeBench],
+  ['transcript', () => runTranscriptBench()],
   ['search', runSearchBench],
+  ['search-postgres', () => runSearchPostgresBench()],
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],

@@ -1,12 +1,16 @@
 // Runs one benchmark server in its own process so that load generation does not
-// share its event loop: `podtext` (PGlite, fresh data dir) or `bare` (same bytes).
+// share its event loop: `podtext` (PGlite, fresh data dir), `transcript` (the
+// same with an hour-long transcript unlocked by every key) or `bare` (same
+// bytes; `@file` reads them from a file, for bodies too long for an argument).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { benchAccount, startBenchPodtext } from './bench-server.js';
+import { seedBenchTranscript } from './transcript.js';
 
-const [kind, bodyB64, headersJson] = process.argv.slice(2);
+const [kind, bodyArg, headersJson] = process.argv.slice(2);
 if (kind === 'bare') {
-  const body = Buffer.from(bodyB64 ?? '', 'base64');
+  const body = bodyArg?.startsWith('@') ? readFileSync(bodyArg.slice(1)) : Buffer.from(bodyArg ?? '', 'base64');
   const headers = JSON.parse(headersJson ?? '{}') as Record<string, string>;
   const server = createServer((_req, res) => {
     res.writeHead(200, headers);
@@ -20,6 +24,7 @@ if (kind === 'bare') {
   // Several business-plan keys so a long run stays inside the daily allowances.
   const keys = [];
   for (let i = 0; i < 8; i++) keys.push(await benchAccount(app.podtext));
-  process.stdout.write(`${JSON.stringify({ url: app.url, keys })}\n`);
+  const extra = kind === 'transcript' ? await seedBenchTranscript(app.podtext, keys) : {};
+  process.stdout.write(`${JSON.stringify({ url: app.url, keys, ...extra })}\n`);
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 }

@@ -7,6 +7,7 @@ import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
 import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
+import { registerPlainTranscriptRead } from './rest/routes/transcript-read.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
@@ -29,6 +30,8 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
     c.set('log', services.log);
     await next();
   });
+  // The hottest read, in its plain shape, ahead of the checks below; see the file.
+  registerPlainTranscriptRead(app);
   const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
   // Only requests that carry a body: touching the body of a GET would make the
   // Node adapter build a full Request object on the hot read path.

@@ -74,6 +74,8 @@ export function createServices(deps: CoreDeps) {
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
     db: deps.db,
+    bus: deps.bus,
+    log: deps.log,
     sampleTranscriptId: deps.sampleTranscriptId ?? sampleEpisode.transcriptId,
     onAccountChanged: accounts.changed,
   });
@@ -88,7 +90,7 @@ export function createServices(deps: CoreDeps) {
     log: deps.log,
     sampleTranscriptId: transcripts.sampleTranscriptId,
     onAccountChanged: accounts.changed,
-    onTranscriptStored: transcripts.forget,
+    onTranscriptStored: transcripts.stored,
     onJobDone: deps.onJobDone ?? (async (tx, job) => void (await webhooks.enqueueJobDone(tx, job))),
     checkWebhookUrl: (url) => webhooks.assertWebhookUrl(url),
     options: deps.jobOptions,

@@ -1,4 +1,5 @@
 import type { Actor } from '../core/accounts/actor.js';
+import type { MeterResult } from '../core/accounts/metering.js';
 import type { Services } from '../core/services.js';
 import type { Logger } from '../infra/logger.js';
 
@@ -10,5 +11,7 @@ export interface RestEnv {
     actor: Actor;
     /** Set for keyless routes when a valid key was sent anyway. */
     optionalActor: Actor | null;
+    /** The caller's daily allowance after this call, set by `admit`. */
+    meter: MeterResult;
   };
 }

@@ -29,7 +29,7 @@ export interface JobServiceDeps {
   sampleTranscriptId: string;
   /** Drops cached balances and unlocks of an account (accounts.changed). */
   onAccountChanged(accountId: string): Promise<void>;
-  /** Drops cached transcript versions once a transcript is stored (transcripts.forget). */
+  /** Announces a stored transcript so every process drops its cached version (transcripts.stored). */
   onTranscriptStored(transcriptId: string): void;
   /** Queues the `job.done` webhook, inside the transaction that sets the job done. */
   onJobDone?: OnJobDone;

@@ -1,13 +1,16 @@
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import type { EventBus } from '../../infra/events/event-bus.js';
+import type { Logger } from '../../infra/logger.js';
 import type { Actor } from '../accounts/actor.js';
 import { DomainError } from '../errors.js';
-import * as ledger from '../ledger.js';
 import { prices } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
+import { unlockInTransaction } from '../unlock.js';
 import { type TranscriptFormat, contentTypes, renderTranscript } from './formats/render-transcript.js';
 import type { TranscriptDoc } from './formats/transcript-doc.js';
 import { assertTranscriptId } from './transcript-id.js';
+import { createTranscriptVersions } from './transcript-versions.js';
 
 /** Every format an unlock covers. */
 export const FORMATS: TranscriptFormat[] = ['json', 'text', 'txt', 'srt', 'vtt'];
@@ -16,7 +19,8 @@ export const FORMATS: TranscriptFormat[] = ['json', 'text', 'txt', 'srt', 'vtt']
 const RENDER_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface RenderedTranscript {
-  body: string;
+  /** UTF-8, encoded once per version and variant, so serving it copies no text. */
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
   version: number;
 }
@@ -29,20 +33,25 @@ export interface StoredTranscript {
 
 export interface TranscriptServiceDeps {
   db: PrismaClient;
+  /** Carries `transcript.stored` between processes, so cached versions are dropped everywhere. */
+  bus: EventBus;
+  log: Pick<Logger, 'warn'>;
   /** The episode anyone may read without a key. */
   sampleTranscriptId: string;
   onAccountChanged(accountId: string): Promise<void>;
 }
 
 /**
- * Reading transcripts and unlocking them. Unlocks are permanent and rendered
- * bodies immutable per version, so both are cached; a warm read touches no
- * database except to learn the current version.
+ * Reading transcripts and unlocking them. Unlocks are permanent, so a granted
+ * one is cached; rendered bodies are immutable per version, so they are
+ * cached by version, and versions are cached until a new one is announced.
+ * A warm read touches no database.
  */
-export function createTranscriptService({ db, sampleTranscriptId, onAccountChanged }: TranscriptServiceDeps) {
+export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAccountChanged }: TranscriptServiceDeps) {
   const unlocked = new LRUCache<string, true>({ max: 200_000 });
-  const rendered = new LRUCache<string, RenderedTranscript>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: (r) => r.body.length * 2 + 64 });
-  const versions = new LRUCache<string, number>({ max: 100_000, ttl: 5_000 });
+  const rendered = new LRUCache<string, RenderedTranscript>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: (r) => r.body.byteLength + 64 });
+  const rendering = new Map<string, Promise<RenderedTranscript>>();
+  const versions = createTranscriptVersions({ db, bus, log });
 
   async function isUnlocked(accountId: string, transcriptId: string): Promise<boolean> {
     const key = `${accountId}:${transcriptId}`;
@@ -75,30 +84,32 @@ export function createTranscriptService({ db, sampleTranscriptId, onAccountChang
     };
   }
 
-  async function currentVersion(transcriptId: string): Promise<number | null> {
-    const hit = versions.get(transcriptId);
-    if (hit !== undefined) return hit;
-    const row = await db.transcript.findUnique({ where: { transcriptId }, select: { version: true } });
-    if (row) versions.set(transcriptId, row.version);
-    return row?.version ?? null;
+  /** Renders the stored version (which may be newer than the one asked for) and caches it under that version. */
+  async function render(transcriptId: string, variant: string, format: TranscriptFormat, opts: { timestamps: boolean; words: boolean }): Promise<RenderedTranscript> {
+    const stored = await load(transcriptId);
+    if (!stored) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
+    const text = renderTranscript(stored.doc, stored.meta, format, opts);
+    const out: RenderedTranscript = { body: Buffer.from(text, 'utf8'), contentType: contentTypes[format], version: stored.version };
+    rendered.set(`${transcriptId}:${stored.version}:${variant}`, out);
+    return out;
   }
 
-  async function requireHeld(transcriptId: string): Promise<void> {
-    if ((await currentVersion(transcriptId)) === null) {
-      throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests.`);
-    }
+  async function requireHeld(transcriptId: string): Promise<number> {
+    const version = await versions.current(transcriptId);
+    if (version === null) throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests.`);
+    return version;
   }
 
-  /** The id, once it is known to be held and readable by `actor`. */
-  async function checkAccess(actor: Actor | null, rawId: string): Promise<string> {
+  /** The id and current version, once the transcript is known to be held and readable by `actor`. */
+  async function checkAccess(actor: Actor | null, rawId: string): Promise<{ transcriptId: string; version: number }> {
     const transcriptId = assertTranscriptId(rawId);
-    await requireHeld(transcriptId);
-    if (transcriptId === sampleTranscriptId) return transcriptId;
+    const version = await requireHeld(transcriptId);
+    if (transcriptId === sampleTranscriptId) return { transcriptId, version };
     if (!actor) throw new DomainError('unauthorized', 'This transcript needs an API key.');
     if (!(await isUnlocked(actor.accountId, transcriptId))) {
       throw new DomainError('transcript_locked', `Unlock this episode first: POST /unlock costs ${prices.unlock} credit once, then every format is free.`);
     }
-    return transcriptId;
+    return { transcriptId, version };
   }
 
   return {
@@ -114,23 +125,25 @@ export function createTranscriptService({ db, sampleTranscriptId, onAccountChang
      * `transcript_locked` (402) when the caller has not unlocked it.
      */
     async read(actor: Actor | null, rawId: string, format: TranscriptFormat, opts: { timestamps: boolean; words: boolean }): Promise<RenderedTranscript> {
-      const transcriptId = await checkAccess(actor, rawId);
-      const version = (await currentVersion(transcriptId))!;
-      const words = format === 'json' && opts.timestamps && opts.words;
+      const { transcriptId, version } = await checkAccess(actor, rawId);
       const timestamps = format === 'json' && opts.timestamps;
-      const cacheKey = `${transcriptId}:${version}:${format}:${timestamps ? 1 : 0}${words ? 1 : 0}`;
-      const hit = rendered.get(cacheKey);
+      const words = timestamps && opts.words;
+      const variant = `${format}:${timestamps ? 1 : 0}${words ? 1 : 0}`;
+      const key = `${transcriptId}:${version}:${variant}`;
+      const hit = rendered.get(key);
       if (hit) return hit;
-      const stored = await load(transcriptId);
-      if (!stored) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
-      const out = { body: renderTranscript(stored.doc, stored.meta, format, { timestamps, words }), contentType: contentTypes[format], version: stored.version };
-      rendered.set(`${transcriptId}:${stored.version}:${format}:${timestamps ? 1 : 0}${words ? 1 : 0}`, out);
-      return out;
+      // Concurrent first reads of one body load and render it once.
+      let pending = rendering.get(key);
+      if (!pending) {
+        pending = render(transcriptId, variant, format, { timestamps, words }).finally(() => rendering.delete(key));
+        rendering.set(key, pending);
+      }
+      return pending;
     },
 
     /** The stored document, under the same access rule as `read` (GraphQL's typed segments). */
     async readDocument(actor: Actor | null, rawId: string): Promise<StoredTranscript> {
-      const transcriptId = await checkAccess(actor, rawId);
+      const { transcriptId } = await checkAccess(actor, rawId);
       const stored = await load(transcriptId);
       if (!stored) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
       return stored;
@@ -147,16 +160,10 @@ export function createTranscriptService({ db, sampleTranscriptId, onAccountChang
       const transcriptId = assertTranscriptId(rawId, 'transcript');
       await requireHeld(transcriptId);
       const result = await inTransaction(db, async (tx) => {
-        const inserted = await tx.$queryRaw<{ transcript_id: string }[]>`
-          INSERT INTO unlocks (account_id, transcript_id) VALUES (${actor.accountId}::uuid, ${transcriptId})
-          ON CONFLICT DO NOTHING RETURNING transcript_id`;
-        if (inserted.length === 0 || transcriptId === sampleTranscriptId) {
-          const account = await tx.account.findUniqueOrThrow({ where: { id: actor.accountId }, select: { credits: true } });
-          return { charged: 0, balance: account.credits };
-        }
-        const { entry } = await ledger.charge(tx, actor.accountId, prices.unlock, `unlock:${actor.accountId}:${transcriptId}`, `Unlock ${transcriptId}`);
-        await tx.unlock.update({ where: { accountId_transcriptId: { accountId: actor.accountId, transcriptId } }, data: { ledgerId: entry.id } });
-        return { charged: prices.unlock, balance: entry.balanceAfter };
+        const { charged, balanceAfter } = await unlockInTransaction(tx, actor.accountId, transcriptId, sampleTranscriptId);
+        if (balanceAfter !== null) return { charged, balance: balanceAfter };
+        const account = await tx.account.findUniqueOrThrow({ where: { id: actor.accountId }, select: { credits: true } });
+        return { charged, balance: account.credits };
       });
       unlocked.set(`${actor.accountId}:${transcriptId}`, true);
       await onAccountChanged(actor.accountId);
@@ -174,10 +181,8 @@ export function createTranscriptService({ db, sampleTranscriptId, onAccountChang
       return { transcriptId, title: ep.title, showTitle: ep.show.title, audioUrl: ep.audioUrl, status: ep.transcriptStatus, publishedAt: ep.publishedAt, isSample: transcriptId === sampleTranscriptId };
     },
 
-    /** Drops cached versions after a transcript is stored or replaced. */
-    forget(transcriptId: string): void {
-      versions.delete(transcriptId);
-    },
+    /** Call once a transcript is stored or replaced (committed): every process drops the version it cached. */
+    stored: versions.stored,
   };
 }
 

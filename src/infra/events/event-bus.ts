@@ -6,7 +6,8 @@ import pg from 'pg';
 export type PodtextEvent =
   | { type: 'account.changed'; accountId: string }
   | { type: 'key.revoked'; accountId: string; lookupHash: string }
-  | { type: 'job.updated'; accountId: string; jobId: string; status: string };
+  | { type: 'job.updated'; accountId: string; jobId: string; status: string }
+  | { type: 'transcript.stored'; transcriptId: string };
 
 export type EventHandler = (event: PodtextEvent) => void;
 

@@ -1,8 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { EPISODE_LIST } from '../../core/catalog/discovery/discovery-input.js';
+import type { EpisodeList } from '../../core/catalog/discovery/episode-list.js';
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
+import { admit, rateLimitHeaders } from '../middleware/admit.js';
 import { EpisodeListSchema, ShowSchema, ShowSummarySchema, episodeWire, showSummaryWire, showWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
@@ -56,7 +57,8 @@ const episodesRoute = createRoute({
   summary: "A show's episodes with transcript status, newest first (0 credits)",
   description: `Up to ${EPISODE_LIST.max} episodes. \`audio_url\` and \`duration_seconds\` are what POST /requests takes as \`url\` and \`secs\`. A show Podtext knows only from the directory has its feed read on this first request.`,
   security: keyed,
-  middleware: [admit(true)] as const,
+  // The handler answers with its own plain headers.
+  middleware: [admit(true, { handlerSetsHeaders: true })] as const,
   request: {
     params: feedIdParam,
     query: z.object({
@@ -81,17 +83,24 @@ export function registerShowRoutes(api: OpenAPIHono<RestEnv>): void {
     const { services } = c.var;
     return c.json(showWire(await services.discovery.show(c.req.valid('param').feed_id), services.links), 200);
   });
+  // The core hands out the same list object while the list is unchanged, so
+  // its JSON is made once per list, not per request (a thousand episodes take
+  // milliseconds to map and stringify).
+  const episodeBodies = new WeakMap<EpisodeList, Uint8Array<ArrayBuffer>>();
   api.openapi(episodesRoute, async (c) => {
-    const { services } = c.var;
-    const list = await services.discovery.episodes(c.var.actor, c.req.valid('param').feed_id, { max: c.req.valid('query').max });
-    return c.json(
-      {
+    const services = c.get('services');
+    const list = await services.discovery.episodes(c.get('actor'), c.req.valid('param').feed_id, { max: c.req.valid('query').max });
+    let body = episodeBodies.get(list);
+    if (!body) {
+      const wire: z.infer<typeof EpisodeListSchema> = {
         show: showSummaryWire(list.show, services.links),
         ready_count: list.readyCount,
         truncated: list.truncated,
         episodes: list.episodes.map((e) => episodeWire(e, services.links)),
-      },
-      200,
-    );
+      };
+      body = Buffer.from(JSON.stringify(wire), 'utf8');
+      episodeBodies.set(list, body);
+    }
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json', ...rateLimitHeaders(c.get('meter')) } }) as never;
   });
 }

@@ -1,17 +1,11 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { prices } from '../../core/pricing.js';
+import type { TranscriptFormat } from '../../core/transcripts/formats/render-transcript.js';
 import { FORMATS } from '../../core/transcripts/transcript-service.js';
 import type { RestEnv } from '../env.js';
 import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
-
-const keyed1 = admit(true);
-const keyless = admit(false);
-
-/** The public sample needs no key and counts 0; every other transcript is a keyed call. */
-const admitTranscript: MiddlewareHandler<RestEnv> = (c, next) =>
-  c.var.services.transcripts.isSample(c.req.param('transcript_id') ?? '') ? keyless(c, next) : keyed1(c, next);
+import { admitTranscript, answerRead } from './transcript-read.js';
 
 const readRoute = createRoute({
   method: 'get',
@@ -66,14 +60,11 @@ const unlockRoute = createRoute({
 });
 
 export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
+  // Requests of the plain shape are answered earlier, by transcript-read.ts; this route takes the rest.
   api.openapi(readRoute, async (c) => {
     const { transcript_id } = c.req.valid('param');
     const q = c.req.valid('query');
-    const out = await c.var.services.transcripts.read(c.var.optionalActor ?? null, transcript_id, q.format as (typeof FORMATS)[number], {
-      timestamps: q.timestamps === '1',
-      words: q.words === '1',
-    });
-    return c.body(out.body, 200, { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${q.format}"` }) as never;
+    return (await answerRead(c, { transcriptId: transcript_id, format: q.format as TranscriptFormat, timestamps: q.timestamps === '1', words: q.words === '1' })) as never;
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');

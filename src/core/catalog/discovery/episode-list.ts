@@ -1,8 +1,16 @@
+import { LRUCache } from 'lru-cache';
 import type { Episode, Prisma, PrismaClient, Show } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
+import { type EpisodeListState, episodeListState } from './episode-list-state.js';
+import { findById } from './show-finders.js';
+
+/** Episodes kept in cached lists, all lists together. Default: 20000. */
+const CACHED_EPISODES = 20_000;
+/** Longest a cached list is served, in ms, however its stamp compares. Default: 600000 (10 min). */
+const CACHED_LIST_MS = 600_000;
 
 /** A Prisma `include`/`select` for episodes, as a GraphQL resolver passes it through. */
 export type EpisodeQuery = { include?: Prisma.EpisodeInclude; select?: Prisma.EpisodeSelect };
@@ -19,7 +27,7 @@ export interface EpisodeList {
   readyCount: number;
   /** True when older episodes exist that the list leaves out: past `max`, or beyond what the feed still carries. */
   truncated: boolean;
-  /** Newest first. Whole rows (or what `query` selects) when a `query` is given. */
+  /** Newest first. Whole rows (or what `query` selects) when a `query` is given. Shared between callers: read only. */
   episodes: EpisodeRow[];
   /** Whether episodes follow this page (older ones, past `max`). */
   hasMore: boolean;
@@ -63,9 +71,20 @@ async function newestEpisodes(db: PrismaClient, feedId: bigint, take: number): P
  * A show's episodes, newest first. A show known only from a directory import
  * (never fetched, but scheduled) has its feed read on this first request,
  * so its list is not empty for want of a visit.
+ *
+ * The plain list (no `query`, no `after`: what REST asks for) is cached per
+ * show and length, and served while nothing has been committed since, or the
+ * list's stamp ({@link episodeListState}) is unchanged: one cheap statement
+ * instead of reading a thousand rows. The cached object is the same on every
+ * hit, so a caller may memoise what it makes of it by identity.
  */
 export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pick<CatalogIngest, 'refreshShow'>; log: Logger }) {
   const { db, catalogIngest, log } = deps;
+  const lists = new LRUCache<string, { state: EpisodeListState; list: EpisodeList }>({
+    maxSize: CACHED_EPISODES,
+    sizeCalculation: (e) => e.list.episodes.length + 1,
+    ttl: CACHED_LIST_MS,
+  });
 
   // The show and its ready count in one statement.
   async function showWithReadyCount(feedId: bigint): Promise<{ show: Show; readyCount: number } | null> {
@@ -75,15 +94,41 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     return { show, readyCount: _count.episodes };
   }
 
-  async function firstFetch(found: { show: Show; readyCount: number }): Promise<{ show: Show; readyCount: number }> {
-    const { show } = found;
-    if (show.lastFetchedAt || !show.nextFetchAt || !show.feedUrl || show.dead) return found;
+  async function firstRead(feedId: bigint): Promise<void> {
     try {
-      await catalogIngest.refreshShow(show.id);
+      await catalogIngest.refreshShow(feedId);
     } catch (err) {
-      log.warn({ err, feedId: String(show.id) }, 'first read of a feed failed; listing what the index has');
+      log.warn({ err, feedId: String(feedId) }, 'first read of a feed failed; listing what the index has');
     }
-    return (await showWithReadyCount(show.id)) ?? found;
+  }
+
+  const notFound = (feedId: bigint) => new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
+
+  /** The newest `max`, through the cache. */
+  async function newest(feedId: bigint, max: number): Promise<EpisodeList> {
+    const key = `${feedId}:${max}`;
+    const hit = lists.get(key);
+    let state = await episodeListState(db, feedId, hit?.state.snapshot);
+    if (state === 'unchanged' && hit) return hit.list;
+    if (!state || state === 'unchanged') throw notFound(feedId);
+    if (state.unread) {
+      await firstRead(feedId);
+      const after = await episodeListState(db, feedId);
+      if (after && after !== 'unchanged') state = after;
+    }
+    if (hit?.state.stamp === state.stamp) {
+      hit.state = state;
+      return hit.list;
+    }
+    // Read after the state, so a list is never older than the state it is cached under.
+    const show = await findById(db, feedId);
+    if (!show) throw notFound(feedId);
+    const rows = await newestEpisodes(db, feedId, max + 1);
+    const hasMore = rows.length > max;
+    const list: EpisodeList = { show, readyCount: state.readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
+    // A show still unread (its first read failed) is tried again on the next request.
+    if (!state.unread) lists.set(key, { state, list });
+    return list;
   }
 
   return {
@@ -92,18 +137,22 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
      */
     async list(feedId: bigint, input: EpisodePageInput = {}): Promise<EpisodeList> {
       const max = listLength(input.max, EPISODE_LIST, input.maxField ?? 'max');
-      const found = await showWithReadyCount(feedId);
-      if (!found) throw new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
-      const { show, readyCount } = await firstFetch(found);
+      if (!input.query && !input.after) return newest(feedId, max);
+      let found = await showWithReadyCount(feedId);
+      if (!found) throw notFound(feedId);
+      const { show: s } = found;
+      if (!s.lastFetchedAt && s.nextFetchAt && s.feedUrl && !s.dead) {
+        await firstRead(feedId);
+        found = (await showWithReadyCount(feedId)) ?? found;
+      }
+      const { show, readyCount } = found;
       let cursor: Prisma.EpisodeWhereUniqueInput | undefined;
       if (input.after) {
         const from = await db.episode.findUnique({ where: { transcriptId: input.after }, select: { showId: true } });
         if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
         cursor = { transcriptId: input.after };
       }
-      const rows = input.query || cursor
-        ? ((await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[])
-        : await newestEpisodes(db, feedId, max + 1);
+      const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
       const hasMore = rows.length > max;
       return { show, readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
     },
