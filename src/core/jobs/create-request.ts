@@ -19,7 +19,7 @@ import { checkRequestInput, type CheckedRequest, type TranscriptionRequestInput 
 import { addRequestedEpisodes, resolveEpisodes } from './resolve-episodes.js';
 import { queueOrJoinTask } from './task-queue.js';
 import { readLaneRates } from './throughput.js';
-import { unlockHeld } from './unlock-held.js';
+import { unlockInTransaction } from '../unlock.js';
 
 /** An episode already in the library, unlocked by the request. */
 export interface AlreadyTranscribed {
@@ -150,7 +150,7 @@ export function createRequester(deps: RequesterDeps) {
     if (!account) throw new DomainError('not_found', 'No such account');
     if (p.total > account.credits) throw insufficient(p.total, account.credits);
     const charged = new Map<string, number>();
-    for (const q of library) charged.set(q.episode.transcriptId, await unlockHeld(tx, accountId, q.episode.transcriptId, deps.sampleTranscriptId));
+    for (const q of library) charged.set(q.episode.transcriptId, (await unlockInTransaction(tx, accountId, q.episode.transcriptId, deps.sampleTranscriptId)).charged);
     if (transcribe.length > 0) {
       await tx.$executeRaw`
         INSERT INTO jobs (id, account_id, fast, notify_email, webhook_url, promise_seconds, total, created_at)
