@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.js';
 import * as ledger from '../../src/core/ledger.js';
 import { inTransaction } from '../../src/core/transaction.js';
 import { hasPostgres } from '../support/databases.js';
-import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { twoProcessesOnPostgres } from '../support/podtext.js';
 
 // Races only mean something with real concurrent connections: PostgreSQL.
 describe.skipIf(!hasPostgres())('on PostgreSQL', () => {
-  let a: TestPodtext;
-  let b: TestPodtext;
-  beforeAll(async () => {
-    a = await startTestPodtext({ postgres: true });
-    // A second process-like instance on the same database: its own caches, bus and meter.
-    b = await startTestPodtext({ databaseUrl: a.podtext.config.databaseUrl! });
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const pair = twoProcessesOnPostgres();
 
   it('500 concurrent charges against 10 credits: exactly 10 succeed, ledger sum = balance', async () => {
-    const acc = await a.account({ credits: 10 });
-    const { db } = a.podtext.services;
+    const acc = await pair.a.account({ credits: 10 });
+    const { db } = pair.a.podtext.services;
     const results = await Promise.all(
       Array.from({ length: 500 }, (_, i) =>
         inTransaction(db, (tx) => ledger.charge(tx, acc.accountId, 1, `race:${acc.accountId}:${i}`, 'race')).then(
@@ -40,11 +30,11 @@ describe.skipIf(!hasPostgres())('on PostgreSQL', () => {
 
   it('after rotation in one process, the old key gets 401 on the next request in the other', async () => {
     // Over real sockets, as clients reach two processes.
-    const urlA = await a.podtext.listen();
-    const urlB = await b.podtext.listen();
+    const urlA = await pair.a.podtext.listen();
+    const urlB = await pair.b.podtext.listen();
     const me = (url: string, key: string) => fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
     for (let i = 0; i < 20; i++) {
-      const acc = await a.account();
+      const acc = await pair.a.account();
       expect(await me(urlB, acc.key)).toBe(200);
       const res = await fetch(`${urlA}/api/v1/key/rotate`, { method: 'POST', headers: { authorization: `Bearer ${acc.key}` } });
       const { key } = (await res.json()) as { key: string };
@@ -54,22 +44,22 @@ describe.skipIf(!hasPostgres())('on PostgreSQL', () => {
   });
 
   it('50 parallel requests with 1 remaining, across 2 processes: exactly 1 passes', async () => {
-    const acc = await a.account();
-    const { db } = a.podtext.services;
+    const acc = await pair.a.account();
+    const { db } = pair.a.podtext.services;
     // 999 of the 1,000 daily requests already used today.
     await db.$executeRaw`INSERT INTO request_counters (account_id, day, count) VALUES (${acc.accountId}::uuid, (now() AT TIME ZONE 'UTC')::date, 999)`;
-    const calls = Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).api('GET', '/me', { key: acc.key }).then((r) => r.status));
+    const calls = Array.from({ length: 50 }, (_, i) => (i % 2 ? pair.a : pair.b).api('GET', '/me', { key: acc.key }).then((r) => r.status));
     const statuses = await Promise.all(calls);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(49);
   });
 
   it('a credit change in one process is seen by /me in the other', async () => {
-    const acc = await a.account({ credits: 3 });
-    expect(((await (await b.api('GET', '/me', { key: acc.key })).json()) as { credits: number }).credits).toBe(3);
-    await a.podtext.services.accounts.grantCredits(acc.email, 4, 'test');
+    const acc = await pair.a.account({ credits: 3 });
+    expect(((await (await pair.b.api('GET', '/me', { key: acc.key })).json()) as { credits: number }).credits).toBe(3);
+    await pair.a.podtext.services.accounts.grantCredits(acc.email, 4, 'test');
     await new Promise((r) => setTimeout(r, 100));
-    expect(((await (await b.api('GET', '/me', { key: acc.key })).json()) as { credits: number }).credits).toBe(7);
+    expect(((await (await pair.b.api('GET', '/me', { key: acc.key })).json()) as { credits: number }).credits).toBe(7);
   });
 
   it('migrations are safe to run from two processes at once', async () => {

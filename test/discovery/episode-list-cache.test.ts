@@ -3,7 +3,7 @@ import { inTransaction } from '../../src/core/transaction.js';
 import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';
 import { sampleDoc } from '../support/catalog.js';
 import { hasPostgres } from '../support/databases.js';
-import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { type TestPodtext, startTestPodtext, twoProcessesOnPostgres } from '../support/podtext.js';
 import { dailyEpisodes, insertEpisodes, insertShows } from './catalog-fixtures.js';
 
 // Episode lists are cached per show and served while the list's database
@@ -91,21 +91,12 @@ describe('episode list cache (PGlite)', () => {
 });
 
 describe.skipIf(!hasPostgres())('episode list cache across processes (PostgreSQL)', () => {
-  let a: TestPodtext;
-  let b: TestPodtext;
-  beforeAll(async () => {
-    a = await startTestPodtext({ postgres: true });
-    b = await startTestPodtext({ databaseUrl: a.podtext.config.databaseUrl! });
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const pair = twoProcessesOnPostgres();
 
   it('a write by another process shows on this one\'s very next request', async () => {
-    const key = (await a.account()).key;
-    const { after, ids } = await changed(a, key, 20, (_f, ids) =>
-      inTransaction(b.podtext.services.db, (tx) => saveTranscript(tx, { transcriptId: ids[0]!, doc: sampleDoc(), source: 'publisher' })),
+    const key = (await pair.a.account()).key;
+    const { after, ids } = await changed(pair.a, key, 20, (_f, ids) =>
+      inTransaction(pair.b.podtext.services.db, (tx) => saveTranscript(tx, { transcriptId: ids[0]!, doc: sampleDoc(), source: 'publisher' })),
     );
     expect(after.ready_count).toBe(1);
     expect(after.episodes.find((e) => e.transcript_id === ids[0])?.transcript_status).toBe('ready');

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,4 +106,22 @@ export async function startTestPodtext(options: StartOptions = {}): Promise<Test
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Two Podtexts on one fresh PostgreSQL database, as two processes would be:
+ * each with its own caches, event bus and meter. Call inside a `describe`;
+ * `a` and `b` are there from its `beforeAll` on.
+ */
+export function twoProcessesOnPostgres(): { a: TestPodtext; b: TestPodtext } {
+  const pair = {} as { a: TestPodtext; b: TestPodtext };
+  beforeAll(async () => {
+    pair.a = await startTestPodtext({ postgres: true });
+    pair.b = await startTestPodtext({ databaseUrl: pair.a.podtext.config.databaseUrl! });
+  });
+  afterAll(async () => {
+    await pair.b?.close();
+    await pair.a?.close();
+  });
+  return pair;
 }

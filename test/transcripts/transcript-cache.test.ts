@@ -5,7 +5,7 @@ import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { hasPostgres } from '../support/databases.js';
-import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { type TestPodtext, startTestPodtext, twoProcessesOnPostgres } from '../support/podtext.js';
 
 // Warm reads are served from caches (unlocks, versions, rendered bytes) and,
 // for the plain request shape, by an early handler: these tests pin down what
@@ -110,24 +110,15 @@ describe('transcript caches', () => {
 });
 
 describe.skipIf(!hasPostgres())('transcript caches across processes (PostgreSQL)', () => {
-  let a: TestPodtext;
-  let b: TestPodtext;
-  beforeAll(async () => {
-    a = await startTestPodtext({ postgres: true });
-    b = await startTestPodtext({ databaseUrl: a.podtext.config.databaseUrl! });
-  });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const pair = twoProcessesOnPostgres();
 
   it('a version stored by another process replaces the one this process had cached', async () => {
-    const reader = await a.account({ credits: 1 });
-    const ep = await addEpisode(a, { doc: sampleDoc() });
-    await a.api('POST', '/unlock', { key: reader.key, body: { transcript: ep.transcriptId } });
-    expect(await (await a.api('GET', `/transcripts/${ep.transcriptId}?format=text`, { key: reader.key })).text()).toContain('Welcome');
-    await storeNewVersion(b, ep.transcriptId, retranscribed('Stored by the other process'));
+    const reader = await pair.a.account({ credits: 1 });
+    const ep = await addEpisode(pair.a, { doc: sampleDoc() });
+    await pair.a.api('POST', '/unlock', { key: reader.key, body: { transcript: ep.transcriptId } });
+    expect(await (await pair.a.api('GET', `/transcripts/${ep.transcriptId}?format=text`, { key: reader.key })).text()).toContain('Welcome');
+    await storeNewVersion(pair.b, ep.transcriptId, retranscribed('Stored by the other process'));
     // The announcement travels over LISTEN/NOTIFY; the cache keeps the old version for a minute without it.
-    await expect.poll(async () => (await a.api('GET', `/transcripts/${ep.transcriptId}?format=text`, { key: reader.key })).text(), { timeout: 5000, interval: 50 }).toContain('Stored by the other process');
+    await expect.poll(async () => (await pair.a.api('GET', `/transcripts/${ep.transcriptId}?format=text`, { key: reader.key })).text(), { timeout: 5000, interval: 50 }).toContain('Stored by the other process');
   });
 });
