@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchKey } from '../../ingest/search-key.js';
+import { fullScore, popularityWeight, ranking, shortlistScore } from './search-ranking.js';
 import { createShowSearchIndex } from './show-search-index.js';
 import { trigramsOf } from './trigrams.js';
 import { osaDistance, wordMatch } from './word-similarity.js';
@@ -97,6 +98,39 @@ describe('the in-memory show index', () => {
     expect(built.search(k.name, k.compact, 1)[0]!.id).toBe(3);
     expect(built.search('show number 2999 of the week', 'shownumber2999oftheweek', 1)[0]!.id).toBe(2999);
     expect(built.search('show number 101 of the week', 'shownumber101oftheweek', 1)[0]!.id).toBe(101);
+  });
+
+  it('ranks as scoring every show one by one would, though it skips shows that cannot make the shortlist', () => {
+    // Few words, many titles: thousands of shows share most of a query's trigrams.
+    const words = ['the', 'daily', 'money', 'show', 'history', 'talk', 'crime', 'true', 'science', 'weekly', 'news', 'hour'];
+    const shows = Array.from({ length: 4000 }, (_, id) => ({
+      id,
+      name: [0, 1, 2, 3].map((k) => words[(id * (k * 7 + 3) + k * k + (id >> (k + 2))) % words.length]).join(' '),
+      popularity: ((id * 7919) % 4001) / 133, // distinct: no ties at the shortlist's edge
+    }));
+    const index = createShowSearchIndex();
+    index.build(shows);
+    const everyShow = (name: string, limit: number) => {
+      const q = new Set(trigramsOf(name));
+      const query = { name, compact: name.replaceAll(' ', ''), trigrams: q.size };
+      return shows
+        .map((show) => {
+          const own = trigramsOf(show.name);
+          const hits = own.filter((t) => q.has(t)).length;
+          return { show, hits, size: own.length, pop: popularityWeight(show.popularity) };
+        })
+        .filter((c) => c.hits >= Math.ceil(ranking.minShare * q.size))
+        .sort((a, b) => shortlistScore(b.hits, q.size, b.size, b.pop) - shortlistScore(a.hits, q.size, a.size, a.pop))
+        .slice(0, ranking.shortlist)
+        .map((c) => ({ id: c.show.id, score: fullScore(query, c.show.name, c.hits, c.size, c.pop), pop: c.pop }))
+        .sort((a, b) => b.score - a.score || b.pop - a.pop || a.id - b.id)
+        .slice(0, limit)
+        .map((r) => r.id);
+    };
+    for (const q of ['the daily money show', 'true crime weekly', 'sceince hour', 'historytalk', 'the news']) {
+      const k = searchKey(q);
+      expect(index.search(k.name, k.compact, 20).map((r) => r.id)).toEqual(everyShow(k.name, 20));
+    }
   });
 
   it('finds nothing for an empty query or an empty index', () => {

@@ -36,7 +36,7 @@ export function createShowSearchIndex() {
   let sizes = new Uint16Array(0);
   let alive = new Uint8Array(0);
   let counts = new Uint16Array(0);
-  let touched = new Int32Array(0);
+  let reached = new Int32Array(0);
   let names: string[] = [];
   let slots = 0;
   let dead = 0;
@@ -83,7 +83,7 @@ export function createShowSearchIndex() {
     sizes = copy(sizes, (n) => new Uint16Array(n));
     alive = copy(alive, (n) => new Uint8Array(n));
     counts = new Uint16Array(next);
-    touched = new Int32Array(next);
+    reached = new Int32Array(next);
     capacity = next;
   }
 
@@ -250,32 +250,45 @@ export function createShowSearchIndex() {
       const trigrams = trigramsOf(name);
       const q = trigrams.length;
       if (!q) return [];
+      const minHits = Math.max(1, Math.ceil(ranking.minShare * q));
+      // A slot is noted once, when its count reaches minHits: the pass after
+      // reads only those (a few percent of the slots touched), and the counts
+      // are cleared with one fill.
+      const c = counts;
+      const candidates = reached;
       let n = 0;
       for (const t of trigrams) {
         const tid = trigramIds.get(t);
         if (tid === undefined) continue;
         if (tid + 1 < start.length) {
+          const f = frozen;
           for (let i = start[tid]!, end = start[tid + 1]!; i < end; i++) {
-            const s = frozen[i]!;
-            if (counts[s]++ === 0) touched[n++] = s;
+            const s = f[i]!;
+            if (++c[s] === minHits) candidates[n++] = s;
           }
         }
         const more = appended[tid];
         if (more) {
           for (let i = 0, end = appendedLength[tid]!; i < end; i++) {
             const s = more[i]!;
-            if (counts[s]++ === 0) touched[n++] = s;
+            if (++c[s] === minHits) candidates[n++] = s;
           }
         }
       }
-      const minHits = Math.max(1, Math.ceil(ranking.minShare * q));
       const shortlist = new Shortlist(ranking.shortlist);
+      // The shortlist score is at most hits/q + the popularity weight (cov <= rel,
+      // popularity weight <= 1): once the shortlist is full, a show needs more
+      // hits than its floor allows to get in, and the rest are not scored.
+      let bar = minHits;
       for (let i = 0; i < n; i++) {
-        const s = touched[i]!;
-        const hits = counts[s]!;
-        counts[s] = 0;
-        if (hits >= minHits && alive[s]) shortlist.offer(s, shortlistScore(hits, q, sizes[s]!, pops[s]!), hits);
+        const s = candidates[i]!;
+        const hits = c[s]!;
+        if (hits < bar || !alive[s]) continue;
+        if (shortlist.offer(s, shortlistScore(hits, q, sizes[s]!, pops[s]!), hits)) {
+          bar = Math.max(minHits, Math.ceil((shortlist.floor - ranking.popularity) * q - 1e-9));
+        }
       }
+      c.fill(0, 0, slots);
       const query = { name, compact, trigrams: q };
       return shortlist
         .entries()
@@ -296,18 +309,26 @@ class Shortlist {
   private readonly hits: number[] = [];
   constructor(private readonly size: number) {}
 
-  offer(slot: number, score: number, hits: number): void {
+  /** The lowest score kept once full; -Infinity before. */
+  get floor(): number {
+    return this.slots.length < this.size ? -Infinity : this.scores[0]!;
+  }
+
+  /** Offers an entry; true when it was kept. */
+  offer(slot: number, score: number, hits: number): boolean {
     if (this.slots.length < this.size) {
       this.slots.push(slot);
       this.scores.push(score);
       this.hits.push(hits);
       this.up(this.slots.length - 1);
-    } else if (score > this.scores[0]!) {
-      this.slots[0] = slot;
-      this.scores[0] = score;
-      this.hits[0] = hits;
-      this.down(0);
+      return true;
     }
+    if (score <= this.scores[0]!) return false;
+    this.slots[0] = slot;
+    this.scores[0] = score;
+    this.hits[0] = hits;
+    this.down(0);
+    return true;
   }
 
   entries(): { slot: number; hits: number }[] {
