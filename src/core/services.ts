@@ -70,7 +70,6 @@ export function createServices(deps: CoreDeps) {
   });
   const gate = createGate(keys, metering);
   const outbound = deps.outbound ?? createOutboundClient();
-  const catalogIngest = createCatalogIngest({ db: deps.db, outbound, clock, log: deps.log, podcastIndex: deps.podcastIndex && createPodcastIndexClient({ ...deps.podcastIndex, outbound, clock }) });
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
     db: deps.db,
@@ -78,6 +77,14 @@ export function createServices(deps: CoreDeps) {
     log: deps.log,
     sampleTranscriptId: deps.sampleTranscriptId ?? sampleEpisode.transcriptId,
     onAccountChanged: accounts.changed,
+  });
+  const catalogIngest = createCatalogIngest({
+    db: deps.db,
+    outbound,
+    clock,
+    log: deps.log,
+    podcastIndex: deps.podcastIndex && createPodcastIndexClient({ ...deps.podcastIndex, outbound, clock }),
+    onTranscriptStored: transcripts.stored,
   });
   const webhooks = createWebhookService({ db: deps.db, box: deps.box, clock, links, log: deps.log, settings: deps.webhooks });
   const aiSearch = setUpAiSearch({ db: deps.db, transcripts, links, onAccountChanged: accounts.changed, log: deps.log, ai: deps.ai, aiOutbound: deps.aiOutbound });

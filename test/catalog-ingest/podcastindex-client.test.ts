@@ -68,7 +68,7 @@ describe('Podcast Index client', () => {
     feeds.routes.set('/unknown.xml', serve(feedXml.replace(/#pi</g, '#pi-unknown<')));
     known.set(feeds.url('/batman.xml'), { ...documentedFeed, id: 75076, url: feeds.url('/batman.xml') });
     const { db, log } = t.podtext.services;
-    const ingest = createCatalogIngest({ db, outbound: outbound(), clock, log, podcastIndex: client() });
+    const ingest = createCatalogIngest({ db, outbound: outbound(), clock, log, podcastIndex: client(), onTranscriptStored: t.podtext.services.transcripts.stored });
 
     expect(await ingest.addFeedByUrl(feeds.url('/batman.xml'))).toEqual({ feedId: 75076n, created: true });
     expect(await db.show.findUniqueOrThrow({ where: { id: 75076n } })).toMatchObject({ appleId: 1441923632n, title: 'All About Everything' });

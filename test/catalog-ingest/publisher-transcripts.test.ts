@@ -87,6 +87,36 @@ describe('publisher transcripts', () => {
     expect(episode.transcript!.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(JSON_TRANSCRIPT, 'application/json'))));
   });
 
+  it('a feed that renames an episode or moves its audio: the transcript says so at once, under a new version', async () => {
+    const { catalogIngest } = t.podtext.services;
+    server.routes.set('/t/renamed.srt', serve(SRT, 'application/srt'));
+    const item = (title: string, audio: string) => `<item><title>${title}</title><guid>renamed-1</guid>
+      <enclosure url="https://cdn.example.com/${audio}" type="audio/mpeg" length="1"/><itunes:duration>61</itunes:duration>
+      <podcast:transcript url="${server.url('/t/renamed.srt')}" type="application/srt"/></item>`;
+    const withItunes = (xml: string) => xml.replace('<rss ', '<rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" ');
+    server.routes.set('/renamed.xml', serve(withItunes(feed(item('Old name', 'old.mp3')))));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/renamed.xml'));
+    const reader = await t.account({ credits: 1 });
+    const [{ transcript_id: id }] = (await (await t.api('GET', `/shows/${feedId}/episodes`, { key: reader.key })).json()).episodes;
+    expect((await t.api('POST', '/unlock', { key: reader.key, body: { transcript: id } })).status).toBe(200);
+    const read = async () => (await t.api('GET', `/transcripts/${id}?format=json`, { key: reader.key })).json();
+    // Twice: the second answer comes from the caches.
+    await read();
+    expect(await read()).toMatchObject({ title: 'Old name', audio_url: 'https://cdn.example.com/old.mp3', version: 1 });
+
+    // A refresh that changes nothing keeps the version.
+    await catalogIngest.refreshShow(feedId);
+    expect(await read()).toMatchObject({ title: 'Old name', version: 1 });
+
+    server.routes.set('/renamed.xml', serve(withItunes(feed(item('New name', 'new.mp3')))));
+    await catalogIngest.refreshShow(feedId);
+    const renamed = await read();
+    expect(renamed).toMatchObject({ title: 'New name', audio_url: 'https://cdn.example.com/new.mp3', version: 2 });
+    // The words are the publisher's, untouched.
+    expect(renamed.text).toBe((await read()).text);
+    expect(renamed.text.length).toBeGreaterThan(1000);
+  });
+
   it('retries a transcript server error later, and gives up after three tries', async () => {
     const { catalogIngest, db } = t.podtext.services;
     let flakyCalls = 0;

@@ -18,6 +18,7 @@ const readRoute = createRoute({
     'Plain JSON (no `timestamps`): `{transcript_id, title, audio_url, language, source ("publisher" or "asr"), engine, model, version, duration_seconds, word_times_estimated, text, paragraphs: [{speaker, text}]}`.',
     '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
     'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
+    '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), or a new title, audio URL or duration in the episode\'s feed.',
   ].join('\n\n'),
   security: [...keyed, {}],
   middleware: [admitTranscript] as const,

@@ -46,6 +46,8 @@ export interface CatalogIngestDeps {
   options?: Partial<CatalogIngestOptions>;
   /** Source of jitter, [0, 1). Default: Math.random. */
   random?: () => number;
+  /** Announces a transcript given a new version, once committed (`TranscriptService.stored`). */
+  onTranscriptStored(transcriptId: string): void;
 }
 
 /** What `refreshDue` did. */
@@ -108,7 +110,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
   const random = deps.random ?? Math.random;
   const limiter = createHostLimiter(opts.perHostConcurrency);
   const transcripts = createTranscriptFetcher({ db, outbound, clock, log, limiter, options: opts });
-  const refresher = createShowRefresher({ db, outbound, clock, log, limiter, timing: opts, limits: opts, maxEpisodes: opts.maxEpisodes, random });
+  const refresher = createShowRefresher({ db, outbound, clock, log, limiter, timing: opts, limits: opts, maxEpisodes: opts.maxEpisodes, random, onTranscriptStored: deps.onTranscriptStored });
 
   async function podcastIndexMatch(feedUrl: string): Promise<{ id: bigint; appleId: bigint | null } | null> {
     if (!deps.podcastIndex) return null;

@@ -43,6 +43,8 @@ export interface ShowRefresherDeps {
   /** Most episodes kept from one read, newest first. */
   maxEpisodes: number;
   random: () => number;
+  /** Told, once committed, of each transcript given a new version (its episode's details changed). */
+  onTranscriptStored(transcriptId: string): void;
 }
 
 /** Consecutive failures after which a feed that is not there (404, no such host) is given up: about a month of backoff. */
@@ -68,8 +70,8 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
   async function store(show: ShowForRefresh, parsed: ParsedFeed, validators: FeedValidators): Promise<number> {
     const now = clock.now();
     const details = detailsDue(show.detailsRefreshedAt, now, timing) ? showDetails(parsed.show, show.title) : null;
-    return inTransaction(db, async (tx) => {
-      const added = await upsertEpisodes(tx, show.id, parsed.episodes, now);
+    const episodes = await inTransaction(db, async (tx) => {
+      const upserted = await upsertEpisodes(tx, show.id, parsed.episodes, now);
       await tx.show.update({
         where: { id: show.id },
         data: {
@@ -87,8 +89,10 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
       });
       await refreshEpisodeStats(tx, show.id);
       await queueTranscriptFetches(tx, show.id, parsed.episodes, now);
-      return added;
+      return upserted;
     });
+    for (const transcriptId of episodes.transcriptsChanged) deps.onTranscriptStored(transcriptId);
+    return episodes.inserted;
   }
 
   async function notModified(show: ShowForRefresh): Promise<RefreshResult> {

@@ -51,7 +51,15 @@ function episodeRow(e: ParsedEpisode) {
 // Episodes are keyed by transcript_id, which comes from the guid alone; a guid such
 // as "1" can appear in two feeds, and the show that had it first keeps it. Rows that
 // did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing.
+// `retitled` flags an episode with a transcript whose title, audio or duration
+// changed: what a served transcript carries besides its text. (Every part of the
+// statement reads the rows as they were before it.)
 const UPSERT_EPISODES = `
+WITH prior AS (
+  SELECT e.transcript_id, e.title, e.audio_url, e.duration_seconds FROM episodes e
+  JOIN transcripts t ON t.transcript_id = e.transcript_id
+  WHERE e.show_id = $2::bigint AND e.transcript_id IN (SELECT r.transcript_id FROM json_to_recordset($1::json) AS r(transcript_id text))
+), written AS (
 INSERT INTO episodes AS e (transcript_id, show_id, guid, title, description, episode_number, season, published_at,
   duration_seconds, audio_url, audio_type, audio_bytes, image, link, publisher_transcript_url, publisher_transcript_type,
   persons, created_at, updated_at)
@@ -76,27 +84,49 @@ WHERE e.show_id = EXCLUDED.show_id AND
   (EXCLUDED.guid, EXCLUDED.title, EXCLUDED.description, EXCLUDED.episode_number, EXCLUDED.season, EXCLUDED.published_at,
    EXCLUDED.duration_seconds, EXCLUDED.audio_url, EXCLUDED.audio_type, EXCLUDED.audio_bytes, EXCLUDED.image,
    EXCLUDED.link, EXCLUDED.publisher_transcript_url, EXCLUDED.publisher_transcript_type, EXCLUDED.persons)
-RETURNING (xmax = 0) AS inserted`;
+RETURNING e.transcript_id, (xmax = 0) AS inserted, e.title, e.audio_url, e.duration_seconds)
+SELECT w.transcript_id, w.inserted,
+  (p.transcript_id IS NOT NULL AND (p.title, p.audio_url, p.duration_seconds) IS DISTINCT FROM (w.title, w.audio_url, w.duration_seconds)) AS retitled
+FROM written w LEFT JOIN prior p ON p.transcript_id = w.transcript_id`;
+
+export interface UpsertedEpisodes {
+  /** Episodes stored for the first time. */
+  inserted: number;
+  /** Transcripts given a new version because their episode's title, audio or duration changed; announce them once committed. */
+  transcriptsChanged: string[];
+}
 
 /**
  * Inserts new episodes and updates changed ones of `showId`. Episodes missing
  * from the feed are left alone: a show's history outlives its feed's window.
- * @returns how many episodes were new.
+ * A transcript served with its episode's details gets a new version when
+ * those change, so no cache keeps serving the old title or audio URL.
  */
-export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<number> {
+export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<UpsertedEpisodes> {
   const seen = new Set<string>();
   const rows = episodes.filter((e) => !seen.has(e.transcriptId) && seen.add(e.transcriptId)).map(episodeRow);
   let inserted = 0;
+  const transcriptsChanged: string[] = [];
   for (let at = 0; at < rows.length; at += EPISODE_BATCH) {
-    const written = await tx.$queryRawUnsafe<{ inserted: boolean }[]>(
+    const written = await tx.$queryRawUnsafe<{ transcript_id: string; inserted: boolean; retitled: boolean }[]>(
       UPSERT_EPISODES,
       JSON.stringify(rows.slice(at, at + EPISODE_BATCH)),
       showId,
       now,
     );
-    inserted += written.filter((r) => r.inserted).length;
+    for (const w of written) {
+      if (w.inserted) inserted++;
+      if (w.retitled) transcriptsChanged.push(w.transcript_id);
+    }
   }
-  return inserted;
+  if (transcriptsChanged.length > 0) {
+    await tx.$executeRawUnsafe(
+      `UPDATE transcripts SET version = version + 1, updated_at = $2 WHERE transcript_id = ANY($1::text[])`,
+      transcriptsChanged,
+      now,
+    );
+  }
+  return { inserted, transcriptsChanged };
 }
 
 /** Recomputes `episode_count_tracked` and `newest_episode_at` from the stored episodes. */
