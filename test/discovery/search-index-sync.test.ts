@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDiscovery } from '../../src/core/catalog/discovery/discovery-service.js';
 import { createShowSearch } from '../../src/core/catalog/discovery/search-index/show-search.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { createLogger } from '../../src/infra/logger.js';
@@ -59,5 +60,22 @@ describe('the name index follows the shows table', () => {
     await search.reload();
     const k = searchKey('echo sessions');
     expect((await search.search(k.name, k.compact, 1)).map((r) => r.id)).toEqual([5]);
+  });
+
+  it('search results show a show\'s new details once the index has pulled the change, though rows are cached', async () => {
+    const { db, links, catalogIngest, clock, log } = t.podtext.services;
+    const discovery = createDiscovery({ db, links, catalogIngest, clock, log, sampleTranscriptId: 'none', options: { refreshSeconds: 0 } });
+    const actor = { accountId: 'reader', keyId: 'key', plan: 'free' as const };
+    await insertShows(db, [{ id: 8, title: 'India Unchanged', author: 'First Author' }]);
+    const found = async () => (await discovery.search(actor, 'india unchanged')).shows.find((s) => s.id === 8n);
+    await found();
+    await discovery.showSearch.settle();
+    expect(await found()).toMatchObject({ author: 'First Author', artwork: 'https://img.example.com/8.jpg' });
+
+    // Another process edits what results show, not the name.
+    await db.show.update({ where: { id: 8n }, data: { author: 'Second Author', artwork: 'https://img.example.com/8-new.jpg', categories: ['News'] } });
+    await found(); // starts the pull
+    await discovery.showSearch.settle();
+    expect(await found()).toMatchObject({ author: 'Second Author', artwork: 'https://img.example.com/8-new.jpg', categories: ['News'] });
   });
 });

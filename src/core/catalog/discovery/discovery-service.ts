@@ -13,6 +13,7 @@ import { type LookupInput, lookupShow } from './lookup-show.js';
 import { createShowSearch, type ShowSearchOptions } from './search-index/show-search.js';
 import { createShowSearchFlow, type SearchResult } from './search-shows.js';
 import { type ShowQuery, findById, showsInOrder } from './show-finders.js';
+import { createShowSummaries } from './show-summaries.js';
 import { computeTrending, type Trending, type TrendingInput } from './trending.js';
 
 export interface DiscoveryOptions extends ShowSearchOptions {
@@ -40,8 +41,9 @@ export interface DiscoveryDeps {
  */
 export function createDiscovery(deps: DiscoveryDeps) {
   const { db, links, clock, log } = deps;
-  const showSearch = createShowSearch({ db, log, options: deps.options });
-  const flow = createShowSearchFlow({ db, catalogIngest: deps.catalogIngest, showSearch });
+  const summaries = createShowSummaries({ db });
+  const showSearch = createShowSearch({ db, log, options: deps.options, onChanged: summaries.forget });
+  const flow = createShowSearchFlow({ db, catalogIngest: deps.catalogIngest, showSearch, summaries });
   const lister = createEpisodeLister({ db, catalogIngest: deps.catalogIngest, log });
   const infos = createEpisodeInfo({ db, sampleTranscriptId: deps.sampleTranscriptId });
   const trendingTtlMs = (deps.options?.trendingCacheSeconds ?? 60) * 1000;

@@ -6,7 +6,8 @@ import type { DirectoryTarget } from './directory-links.js';
 import { SEARCH_LIMIT, searchQuery } from './discovery-input.js';
 import { queryKind } from './query-kind.js';
 import type { ShowSearch } from './search-index/show-search.js';
-import { type ShowQuery, type ShowSummaryRow, findByAppleId, findByFeedUrl, findById, showsInOrder } from './show-finders.js';
+import { type ShowQuery, type ShowSummaryRow, findByAppleId, findByFeedUrl, findById } from './show-finders.js';
+import type { ShowSummaries } from './show-summaries.js';
 
 export interface SearchResult {
   /** The query as given, trimmed. */
@@ -19,6 +20,7 @@ export interface SearchDeps {
   db: PrismaClient;
   catalogIngest: Pick<CatalogIngest, 'addFeedByUrl' | 'addFeedByAppleId'>;
   showSearch: ShowSearch;
+  summaries: ShowSummaries;
 }
 
 /** The error for a link Podtext cannot turn into a show, saying why and what works instead. */
@@ -52,7 +54,7 @@ export function streamingLinkError(field: string, service: string): DomainError 
  * with `unsupported_link`.
  */
 export function createShowSearchFlow(deps: SearchDeps) {
-  const { db, catalogIngest, showSearch } = deps;
+  const { db, catalogIngest, showSearch, summaries } = deps;
 
   async function byFeedUrl(feedUrl: string, query: ShowQuery | undefined): Promise<ShowSummaryRow[]> {
     const known = await findByFeedUrl(db, feedUrl, query);
@@ -100,7 +102,7 @@ export function createShowSearchFlow(deps: SearchDeps) {
     const key = searchKey(text);
     if (!key.name) throw invalid('q', 'has no letters or digits to search for');
     const ranked = await showSearch.search(key.name, key.compact, SEARCH_LIMIT);
-    return showsInOrder(db, ranked.map((r) => BigInt(r.id)), query);
+    return summaries.inOrder(ranked.map((r) => BigInt(r.id)), query);
   }
 
   return {

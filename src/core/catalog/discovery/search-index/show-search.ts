@@ -13,6 +13,8 @@ export interface ShowSearchDeps {
   db: PrismaClient;
   log: Logger;
   options?: Partial<ShowSearchOptions>;
+  /** Told of shows seen to change (search name, popularity or anything a result shows); `null`: all were reloaded. */
+  onChanged?: (ids: bigint[] | null) => void;
 }
 
 /** id, search_name, popularity, dead. */
@@ -50,6 +52,7 @@ export function createShowSearch(deps: ShowSearchDeps) {
       if (isDead) index.remove(Number(id));
       else index.upsert({ id: Number(id), name, popularity });
     }
+    if (rows.length) deps.onChanged?.(rows.map(([id]) => BigInt(id)));
   }
 
   async function loadAll(): Promise<void> {
@@ -71,6 +74,7 @@ export function createShowSearch(deps: ShowSearchDeps) {
     // Built in one go: exact-size posting lists, no growth slack.
     index.build(shows);
     horizon = BigInt(h!.horizon);
+    deps.onChanged?.(null);
   }
 
   async function pullChanges(): Promise<void> {
@@ -114,6 +118,7 @@ export function createShowSearch(deps: ShowSearchDeps) {
 
     /** Takes a show this process just added or changed into the index at once. */
     note(show: { id: bigint; searchName: string; popularity: number; dead: boolean }): void {
+      deps.onChanged?.([show.id]);
       if (!loading) return; // the first load will read it
       if (show.dead) index.remove(Number(show.id));
       else index.upsert({ id: Number(show.id), name: show.searchName, popularity: show.popularity });
