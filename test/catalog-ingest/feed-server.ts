@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LocalServer, startLocalServer } from '../../src/infra/outbound/local-test-server.js';
 
@@ -58,4 +59,18 @@ export function serve(body: string | Buffer, contentType = 'application/rss+xml'
   return (_req, res) => {
     res.writeHead(200, { 'content-type': contentType }).end(body);
   };
+}
+
+/**
+ * Serves a real feed at `/mn.xml` with its `<podcast:transcript>` links pointed at
+ * this server: `.vtt` links answer `vtt`, the rest `srt`. Returns the feed's URL.
+ */
+export function serveMikeNeumannShow(server: FeedServer, transcripts: { srt: Buffer; vtt: Buffer }): string {
+  const feed = readFileSync('test/fixtures/rss/themnshow-srt-vtt-transcripts.xml', 'utf8');
+  server.routes.set('/mn.xml', serve(feed.replaceAll('https://mikeneumann.show/', server.url('/mn/'))));
+  for (const [, file] of feed.matchAll(/<podcast:transcript url="https:\/\/mikeneumann\.show\/([^"]+)"/g)) {
+    const vtt = file!.endsWith('.vtt');
+    server.routes.set(`/mn/${file}`, serve(vtt ? transcripts.vtt : transcripts.srt, vtt ? 'text/vtt' : 'application/x-subrip'));
+  }
+  return server.url('/mn.xml');
 }

@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTranscript } from '../../src/core/transcripts/formats/parse-transcript.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
-import { type FeedServer, serve, startFeedServer } from './feed-server.js';
+import { type FeedServer, serve, serveMikeNeumannShow, startFeedServer } from './feed-server.js';
 
 const SRT = readFileSync('test/fixtures/transcripts/pc20-example.srt');
 const VTT = readFileSync('test/fixtures/transcripts/pc20-example.vtt');
 const JSON_TRANSCRIPT = readFileSync('test/fixtures/transcripts/pc20-example.json');
-const MN_SHOW = readFileSync('test/fixtures/rss/themnshow-srt-vtt-transcripts.xml', 'utf8');
 const HOUR = 3_600_000;
 
 let server: FeedServer;
@@ -34,12 +33,10 @@ describe('publisher transcripts', () => {
   it('stores the SRT and VTT transcripts a real feed links, VTT where both exist', async () => {
     const { catalogIngest, db } = t.podtext.services;
     // The feed as published, with the transcript host pointed at the local server.
-    server.routes.set('/mn.xml', serve(MN_SHOW.replaceAll('https://mikeneumann.show/', server.url('/mn/'))));
-    const linked = [...MN_SHOW.matchAll(/<podcast:transcript url="https:\/\/mikeneumann\.show\/([^"]+)"/g)].map((m) => m[1]);
-    for (const file of linked) server.routes.set(`/mn/${file}`, serve(file.endsWith('.vtt') ? VTT : SRT, file.endsWith('.vtt') ? 'text/vtt' : 'application/x-subrip'));
+    const feedUrl = serveMikeNeumannShow(server, { srt: SRT, vtt: VTT });
     server.seen.length = 0;
 
-    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/mn.xml'));
+    const { feedId } = await catalogIngest.addFeedByUrl(feedUrl);
     const episodes = await db.episode.findMany({ where: { showId: feedId } });
     expect(episodes).toHaveLength(54);
     const ready = () => db.episode.count({ where: { showId: feedId, transcriptStatus: 'ready' } });

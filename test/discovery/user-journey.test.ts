@@ -2,26 +2,22 @@ import { readFileSync } from 'node:fs';
 import { parseSync } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
-import { type FeedServer, serve, startFeedServer } from '../catalog-ingest/feed-server.js';
+import { type FeedServer, serveMikeNeumannShow, startFeedServer } from '../catalog-ingest/feed-server.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 // A whole visit through the REST API only, as a developer makes it: add a real
 // feed by its URL, find it misspelled, list it, unlock a publisher transcript
 // and read it in every format.
-const MN_SHOW = readFileSync('test/fixtures/rss/themnshow-srt-vtt-transcripts.xml', 'utf8');
 const SRT = readFileSync('test/fixtures/transcripts/pc20-example.srt');
 const VTT = readFileSync('test/fixtures/transcripts/pc20-example.vtt');
 
 let server: FeedServer;
+let feedUrl: string;
 let t: TestPodtext;
 
 beforeAll(async () => {
   server = await startFeedServer();
-  server.routes.set('/mn.xml', serve(MN_SHOW.replaceAll('https://mikeneumann.show/', server.url('/mn/')), 'application/rss+xml'));
-  for (const [, file] of MN_SHOW.matchAll(/<podcast:transcript url="https:\/\/mikeneumann\.show\/([^"]+)"/g)) {
-    const vtt = file!.endsWith('.vtt');
-    server.routes.set(`/mn/${file}`, serve(vtt ? VTT : SRT, vtt ? 'text/vtt' : 'application/x-subrip'));
-  }
+  feedUrl = serveMikeNeumannShow(server, { srt: SRT, vtt: VTT });
   t = await startTestPodtext({ env: { OUTBOUND_ALLOW: server.endpoint } });
 });
 
@@ -45,7 +41,7 @@ describe('a developer finds a show and reads its transcript', () => {
       return { ...res, json: JSON.parse(res.text) as T };
     };
 
-    const added = await getJson<{ shows: Show[] }>(`/search?q=${encodeURIComponent(server.url('/mn.xml'))}`);
+    const added = await getJson<{ shows: Show[] }>(`/search?q=${encodeURIComponent(feedUrl)}`);
     expect(added.status).toBe(200);
     const show = added.json.shows[0]!;
     expect(show.title).toBe('The Mike Neumann Show');
