@@ -17,7 +17,7 @@ declare module 'vitest' {
  * Migrates once per run: a PGlite dump every test file starts from, and on
  * PostgreSQL (TEST_DATABASE_URL) a template database each file copies.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const dir = path.resolve('.tmp');
   await mkdir(dir, { recursive: true });
   const lite = await PGlite.create({ extensions: pgliteExtensions });
@@ -35,7 +35,8 @@ export default async function setup(project: TestProject): Promise<void> {
   }
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const template = 'podtext_test_template';
+  // One template per run, so runs from several checkouts can share a server.
+  const template = `podtext_test_template_${process.pid}`;
   await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${template}' AND pid <> pg_backend_pid()`);
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
   await admin.query(`CREATE DATABASE ${template}`);
@@ -47,4 +48,10 @@ export default async function setup(project: TestProject): Promise<void> {
   await migrate({ exec: async (s) => void (await client.query(s)), query: async (s, p) => (await client.query(s, p)).rows as never });
   await client.end();
   project.provide('pgTemplateDb', template);
+  return async () => {
+    const drop = new pg.Client({ connectionString: url });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await drop.end();
+  };
 }
