@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { LaneConfig } from '../config.js';
 import type { JobService } from '../core/jobs/job-service.js';
-import type { Lane } from '../core/jobs/lanes.js';
 import type { ClaimedTask } from '../core/jobs/task-queue.js';
 import type { EventBus } from '../infra/events/event-bus.js';
 import type { Logger } from '../infra/logger.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
 import type { OnJobDone } from '../core/jobs/job-done-payload.js';
 import type { JobOptions } from '../core/jobs/job-options.js';
-import { createLaneEngines } from './transcription-engines.js';
+import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
 import { classifyFailure } from './transcription-errors.js';
 import { defaultPipelineOptions, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
 import { checkTranscriptionTools } from './transcription-preflight.js';
@@ -42,7 +40,7 @@ export interface TranscriptionWorkerDeps {
   workers: number;
   /** Scratch audio goes under `<dataDir>/scratch/`. */
   dataDir: string;
-  lanes: Record<Lane, LaneConfig>;
+  lanes: LaneConfigs;
   /** The guarded client (audio downloads, the OpenAI engine's requests). */
   outbound: OutboundClient;
   options?: Partial<TranscriptionWorkerOptions>;
@@ -60,13 +58,13 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
   const options = { ...defaultWorkerOptions, ...deps.options };
   const { jobs, log } = deps;
   const { outbound } = deps;
-  const engines = createLaneEngines(deps.lanes, outbound);
+  const engines = createLaneEngines(deps.lanes, outbound, { fastTimeoutMs: options.fastChunkTimeoutMs });
   const preflight = await checkTranscriptionTools(engines);
   if (!preflight.ok) {
     log.error({ problems: preflight.problems }, `Transcription workers not started: ${preflight.problems.join('; ')}. Install what is missing and restart; the API keeps serving and requests stay queued.`);
     return;
   }
-  if (!preflight.fastOk) log.warn(`${preflight.fastProblem}: fast-lane episodes run on the standard engine and their premium is refunded.`);
+  if (deps.lanes.fast && !preflight.fastOk) log.warn(`${preflight.fastProblem}: fast-lane episodes run on the standard engine and their premium is refunded.`);
   let fastChecked = { at: Date.now(), ok: preflight.fastOk };
   const fastAvailable = async () => {
     if (Date.now() - fastChecked.at > 60_000) fastChecked = { at: Date.now(), ok: (await engines.fast.available()).ok };
