@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { asrDoc } from '../core/jobs/asr-doc.js';
 import type { Lane } from '../core/jobs/lanes.js';
+import type { NewChunk } from '../core/jobs/chunk-queue.js';
 import type { TaskResult } from '../core/jobs/settle-task.js';
 import type { ClaimedTask } from '../core/jobs/task-queue.js';
 import type { Logger } from '../infra/logger.js';
@@ -60,6 +61,11 @@ export interface PipelineDeps {
   /** Whether the fast lane's engine can run now (checked at most once a minute). */
   fastAvailable(): Promise<boolean>;
   lender: SlotLender;
+  /**
+   * Queues the chunks as chunk tasks any worker may claim and lets go of the
+   * task; false when the attempt is stale.
+   */
+  handOff(chunks: NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean>;
   options: PipelineOptions;
   log: Logger;
 }
@@ -87,7 +93,7 @@ export async function runPipeline(
   deps: PipelineDeps,
   report: Report,
   signal: AbortSignal,
-): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings }> {
+): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings } | { handedOff: boolean }> {
   const began = performance.now();
   await mkdir(workDir, { recursive: true });
   try {
@@ -138,7 +144,20 @@ export async function runPipeline(
       engineSeconds += (performance.now() - t0) / 1000;
       return stitch(engine, chunks, results);
     };
+    // Several chunks on the standard lane become chunk tasks: every worker process sharing the
+    // database (any machine) takes some, and the last one to land stitches and settles.
+    const handOff = async () => {
+      const queued: NewChunk[] = [];
+      for (const chunk of chunks) {
+        const file = join(workDir, `chunk-${chunk.index}.wav`);
+        await extractChunk(wav, chunk, file);
+        queued.push({ ...chunk, audio: await readFile(file) });
+        await rm(file, { force: true });
+      }
+      return { handedOff: await deps.handOff(queued, { engineLane: 'standard', audioSeconds: durationSeconds, splitSeconds: (performance.now() - began) / 1000 }) };
+    };
     let words;
+    if (engineLane === 'standard' && chunks.length > 1) return await handOff();
     try {
       words = await recognise(engineLane);
     } catch (err) {
@@ -146,6 +165,7 @@ export async function runPipeline(
       deps.log.warn({ err: err.message }, 'fast-lane engine failed for good; falling back to the standard lane');
       engineLane = 'standard';
       await report('recognise', 0);
+      if (chunks.length > 1) return await handOff();
       words = await recognise('standard');
     }
     await report('commit', 1);
