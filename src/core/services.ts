@@ -14,6 +14,7 @@ import { createGate } from './accounts/gate.js';
 import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
 import { createRegistration } from './accounts/registration.js';
+import { createSessionService } from './accounts/sessions.js';
 import { type Clock, systemClock } from './clock.js';
 import { createLinks } from './links.js';
 import { createMailOutbox } from './mail/mail-outbox.js';
@@ -69,6 +70,7 @@ export function createServices(deps: CoreDeps) {
     siteUrl: deps.siteUrl,
   });
   const gate = createGate(keys, metering);
+  const sessions = createSessionService({ db: deps.db, keys, clock });
   const outbound = deps.outbound ?? createOutboundClient();
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
@@ -103,7 +105,7 @@ export function createServices(deps: CoreDeps) {
     options: deps.jobOptions,
   });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, gate, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

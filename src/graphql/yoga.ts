@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { KEYLESS_METER } from '../core/accounts/gate.js';
 import { DomainError } from '../core/errors.js';
@@ -25,7 +26,9 @@ export function createGraphQL(services: Services, options: { production: boolean
     graphqlEndpoint: '/graphql',
     batching: { limit: 10 },
     landingPage: !options.production,
-    graphiql: !options.production,
+    graphiql: !options.production && { title: 'GraphiQL · Podtext' },
+    // GraphiQL's assets bundled in the package: the explorer loads nothing from a CDN.
+    renderGraphiQL,
     logging: false,
     maskedErrors: {
       maskError(error) {
