@@ -28,7 +28,8 @@ export async function siteActor(c: Context<RestEnv>): Promise<Actor | null> {
   const token = sessionToken(c);
   if (!token) return null;
   try {
-    return await c.var.services.sessions.authenticate(token);
+    // Through the door, like every other caller; site pages themselves are not metered.
+    return await c.var.services.door.authenticate({ session: token });
   } catch (err) {
     if (err instanceof DomainError && err.code === 'unauthorized') return null;
     throw err;

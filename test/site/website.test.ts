@@ -210,7 +210,7 @@ describe('the website in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/signin');
   });
 
-  it('serves the API reference, GraphiQL, the sample episode and error pages, all accessible and from this origin', async () => {
+  it('serves the API reference, the sample episode and error pages, all accessible and from this origin', async () => {
     const { page } = await visitor();
     await page.goto('/docs');
     await page.waitForSelector('.swagger-ui .opblock-tag', { timeout: 15_000 });
@@ -230,9 +230,19 @@ describe('the website in Chromium', () => {
     const signin = await page.goto('/signin');
     expect(signin!.status()).toBe(200);
     await expectAccessible(page);
-    const graphiql = await page.goto('/graphql', { waitUntil: 'load' });
+  });
+
+  it('opens GraphiQL from local assets, and a signed-in browser queries with its session', async () => {
+    const a = await t.account({ credits: 7 });
+    const { page } = await signedIn(a.key);
+    const graphiql = await page.goto('/graphql', { headers: { accept: 'text/html' } });
     expect(graphiql!.headers()['content-type']).toContain('text/html');
     await page.waitForSelector('.graphiql-container', { timeout: 20_000 });
+    const me = await page.evaluate(async () => {
+      const r = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { credits } }' }) });
+      return r.json();
+    });
+    expect(me).toEqual({ data: { me: { credits: 7 } } });
   });
 
   it('no page asked for anything outside its own origin, except the episode audio', () => {
