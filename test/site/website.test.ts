@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
-import { hasChromium, launchBrowser } from '../support/browser.js';
+import { launchBrowser } from '../support/browser.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type Inbox, startSmtpInbox } from '../support/smtp.js';
 
 // A real browser against a real server: what a person on the website does.
-describe.skipIf(!hasChromium)('the website in Chromium', () => {
+describe('the website in Chromium', () => {
   let t: TestPodtext;
   let smtp: Inbox;
   let browser: Browser;
