@@ -1,9 +1,11 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
+import { runChaosBench } from './chaos.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
 import { runMeBench } from './me.js';
+import { runMeteringBench } from './metering.js';
 import { runSearchPostgresBench } from './search-postgres.js';
 import { runSearchBench } from './search.js';
 import { runTranscriptBench } from './transcript.js';
@@ -11,6 +13,7 @@ import { runWebhooksBench } from './webhooks.js';
 
 const sections: [string, () => Promise<string[]>][] = [
   ['me', runMeBench],
+  ['metering', runMeteringBench],
   ['transcript', () => runTranscriptBench()],
   ['search', runSearchBench],
   ['search-postgres', () => runSearchPostgresBench()],
@@ -19,6 +22,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
   ['jobs', () => runJobsBench()],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
+  ['chaos', runChaosBench],
 ];
 
 const only = process.argv.slice(2);
