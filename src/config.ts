@@ -64,6 +64,7 @@ const envSchema = z.object({
   FAST_ASR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   OUTBOUND_ALLOW: hostPortList,
   WEBHOOK_RETRY_SCHEDULE: secondsList,
+  AUDIO_CHECK_INTERVAL: z.coerce.number().positive().max(30 * 86_400).default(21_600),
   SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || /^[0-9a-f]{16}$/.test(v), {
     message: 'must be 16 lowercase hex characters',
   }),
@@ -131,6 +132,11 @@ export interface Config {
   outboundAllow: string[];
   /** Seconds to wait after each failed webhook attempt. Default: 60,300,900,3600,14400. */
   webhookRetrySchedule: number[];
+  /**
+   * Seconds between checks of a transcribed episode's audio for re-spliced
+   * ads (each episode's checks are spread over ±25 % of it). Default: 21600 (6 hours).
+   */
+  audioCheckIntervalSeconds: number;
   /** The public sample episode; unset means the one shipped with Podtext. */
   sampleTranscriptId?: string;
   /** pino level. Default: info. */
@@ -197,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fastConcurrency: e.FAST_ASR_CONCURRENCY,
     outboundAllow: e.OUTBOUND_ALLOW,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    audioCheckIntervalSeconds: e.AUDIO_CHECK_INTERVAL,
     sampleTranscriptId: e.SAMPLE_TRANSCRIPT_ID,
     logLevel: e.LOG_LEVEL,
     secretKey: e.SECRET_KEY,

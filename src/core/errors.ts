@@ -13,6 +13,7 @@ export const errorStatus = {
   insufficient_credits: 402,
   transcript_locked: 402,
   not_found: 404,
+  method_not_allowed: 405,
   not_transcribed: 409,
   payload_too_large: 413,
   too_many_attempts: 429,

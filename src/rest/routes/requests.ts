@@ -3,7 +3,6 @@ import { MAX_EPISODES_PER_REQUEST } from '../../core/jobs/request-input.js';
 import { REQUESTED_SHOW_TITLE } from '../../core/jobs/resolve-episodes.js';
 import { prices } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 import { RequestBodySchema, RequestResultSchema, requestResultWire } from '../schemas/job.js';
 
@@ -21,7 +20,7 @@ const requestRoute = createRoute({
     `Episodes the index does not list are added under a shared "${REQUESTED_SHOW_TITLE}" show with the given url, title, date and secs.`,
   ].join('\n\n'),
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: { body: { required: true, content: { 'application/json': { schema: RequestBodySchema } } } },
   responses: {
     200: ok(RequestResultSchema, 'Unlocked and queued (or, with dry_run, quoted)'),
