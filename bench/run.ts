@@ -3,6 +3,7 @@ import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
+import { runJobsLanesBench } from './jobs-lanes.js';
 import { runMeBench } from './me.js';
 import { runSearchPostgresBench } from './search-postgres.js';
 import { runSearchBench } from './search.js';
@@ -17,7 +18,8 @@ const sections: [string, () => Promise<string[]>][] = [
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
-  ['jobs', () => runJobsBench()],
+  // Lanes, chunk tasks over worker processes, ETA and overhead; then status-change latency to subscribers.
+  ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
 ];
 
