@@ -4,6 +4,7 @@ import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runChaosBench } from './chaos.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
+import { runJobsLanesBench } from './jobs-lanes.js';
 import { runMeBench } from './me.js';
 import { runMeteringBench } from './metering.js';
 import { runSearchPostgresBench } from './search-postgres.js';
@@ -20,7 +21,8 @@ const sections: [string, () => Promise<string[]>][] = [
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
-  ['jobs', () => runJobsBench()],
+  // Lanes, chunk tasks over worker processes, ETA and overhead; then status-change latency to subscribers.
+  ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
   ['chaos', runChaosBench],
 ];

@@ -81,6 +81,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
     jobOptions: {
       fastLaneAvailable: config.fastLane !== null,
+      fastConcurrency: config.fastConcurrency,
       ...overrides.jobs?.options,
       laneEngines: { standard: config.standardLane.engine, fast: config.fastLane?.engine ?? config.standardLane.engine, ...overrides.jobs?.options?.laneEngines },
     },
