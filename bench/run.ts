@@ -1,5 +1,6 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
+import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
@@ -19,6 +20,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
   ['jobs', () => runJobsBench()],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
+  ['align', runAlignBench],
 ];
 
 const only = process.argv.slice(2);
