@@ -1,5 +1,6 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
+import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runChaosBench } from './chaos.js';
 import { runImportBench } from './import.js';
@@ -25,6 +26,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
   ['chaos', runChaosBench],
+  ['align', runAlignBench],
 ];
 
 const only = process.argv.slice(2);
