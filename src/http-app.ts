@@ -9,6 +9,7 @@ import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerPlainTranscriptRead } from './rest/routes/transcript-read.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
+import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -45,6 +46,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.route('/api/v1', api);
   // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
   registerInboxReceiver(app);
+  registerBillingReceivers(app);
 
   const yoga = createGraphQL(services, { production: options.production });
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: { metered: { meter: null } } }));

@@ -7,6 +7,7 @@ import type { SecretBox } from '../infra/secret-box.js';
 import { createAccountService } from './accounts/account-service.js';
 import { type AiEndpointConfig, setUpAiSearch } from './aisearch/ai-search-setup.js';
 import { type BillingProvider, noBillingProvider } from './accounts/billing.js';
+import { createBillingService } from './accounts/billing-service.js';
 import { createCatalogIngest } from './catalog/ingest/catalog-ingest.js';
 import { createDiscovery } from './catalog/discovery/discovery-service.js';
 import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
@@ -65,8 +66,14 @@ export function createServices(deps: CoreDeps) {
     bus: deps.bus,
     clock,
     metering,
-    billing: deps.billing ?? noBillingProvider,
+  });
+  const billing = createBillingService({
+    db: deps.db,
+    clock,
+    provider: deps.billing ?? noBillingProvider,
     siteUrl: deps.siteUrl,
+    log: deps.log,
+    onAccountChanged: accounts.changed,
   });
   const gate = createGate(keys, metering);
   const outbound = deps.outbound ?? createOutboundClient();
@@ -103,7 +110,7 @@ export function createServices(deps: CoreDeps) {
     options: deps.jobOptions,
   });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

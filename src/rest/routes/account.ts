@@ -77,7 +77,11 @@ const portalRoute = createRoute({
   method: 'post', path: '/billing/portal', operationId: 'openBillingPortal', tags: ['Account'],
   summary: "The payment provider's billing portal: switch plan, cancel, update card",
   security: keyed, middleware: [admit(true)] as const,
-  responses: { 200: ok(z.object({ url: z.string() }), 'Portal URL'), ...errors({ ...keyedErrors, 400: 'The key has never subscribed.' }) },
+  description: 'Works for a key whose account has subscribed through `POST /billing/checkout`, now or before; key rotation keeps it.',
+  responses: {
+    200: ok(z.object({ url: z.string() }), 'Portal URL'),
+    ...errors({ ...keyedErrors, 400: 'The key has never subscribed (`not_subscribed`).', 409: 'Billing is not configured on this server (`billing_not_configured`).', 502: 'The payment provider could not be reached; try again.' }),
+  },
 });
 
 export function registerAccountRoutes(api: OpenAPIHono<RestEnv>): void {
@@ -112,5 +116,5 @@ export function registerAccountRoutes(api: OpenAPIHono<RestEnv>): void {
     );
   });
   api.openapi(rotateRoute, async (c) => c.json(await c.var.services.keys.rotate(c.var.actor), 200));
-  api.openapi(portalRoute, async (c) => c.json(await c.var.services.accounts.billingPortal(c.var.actor), 200));
+  api.openapi(portalRoute, async (c) => c.json(await c.var.services.billing.portal(c.var.actor), 200));
 }
