@@ -7,6 +7,8 @@ describe('config', () => {
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', siteUrl: 'http://localhost:8080', baseUrl: 'http://localhost:8080/api/v1', role: 'all', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>' });
     expect(c.webhookRetrySchedule).toEqual([60, 300, 900, 3600, 14400]);
     expect(c.standardLane.engine).toBe('sphinx');
+    expect(c.fastLane).toBeNull();
+    expect(c.fastConcurrency).toBe(8);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.charts?.overall).toBe('https://rss.marketingtools.apple.com/api/v2/us/podcasts/top/100/podcasts.json');
     expect(loadConfig({ APPLE_CHARTS_URL: 'off' }).charts).toBeNull();
@@ -28,6 +30,10 @@ describe('config', () => {
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
+    [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
+    [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
+    [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
+    [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
@@ -42,6 +48,11 @@ describe('config', () => {
     expect(c.stripe).toEqual({
       secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { plus: 'price_plus', pro: 'price_pro', business: 'price_business' }, apiUrl: 'http://127.0.0.1:12111',
     });
+  });
+
+  it('has a fast lane only with an engine faster than the standard one', () => {
+    expect(loadConfig({ FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://gpu:8000/v1', FAST_ASR_CONCURRENCY: '16' })).toMatchObject({ fastLane: { engine: 'openai', url: 'http://gpu:8000/v1' }, fastConcurrency: 16 });
+    expect(loadConfig({ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_MODEL: 'ggml-large-v3.bin' }).fastLane?.engine).toBe('whisper-cpp');
   });
 
   it('parses lists and trims the site URL', () => {

@@ -2,7 +2,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { paidPlanNames } from '../../core/accounts/billing.js';
 import { plans } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const planLines = paidPlanNames.map((p) => `\`${p}\`: ${plans[p].monthlyCredits} credits a month for $${plans[p].priceUsd}, ${plans[p].dailyRequests} requests a day`).join('; ');
@@ -14,7 +13,7 @@ const checkoutRoute = createRoute({
     `An addition to the spec. Open the answered \`url\` in a browser to subscribe. Plans: ${planLines}. ` +
     'Once paid, the plan applies at once (`GET /me` shows it with `billing_managed: true`) and the balance becomes the plan\'s credits; ' +
     'each renewal resets it (no rollover). Change plan or cancel later through `POST /billing/portal`. 1 request, 0 credits.',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   request: {
     body: {
       required: true,
