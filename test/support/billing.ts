@@ -7,6 +7,8 @@ export const STRIPE_TEST_WEBHOOK_SECRET = 'whsec_test_podtext';
 
 export interface BillingTestbed {
   t: TestPodtext;
+  /** The environment that turns billing on against the stand-in. */
+  env: Record<string, string>;
   stripe: StripeStandin;
   clock: FakeClock;
   /** Buys `plan` for `account` through REST checkout and pays at the stand-in; returns the subscription id. */
@@ -18,24 +20,26 @@ export interface BillingTestbed {
 export async function startBillingTestbed(options: StartOptions & { start?: string } = {}): Promise<BillingTestbed> {
   const clock = fakeClock(options.start ?? '2026-03-10T12:00:00Z');
   const stripe = await startStripeStandin({ clock, webhookSecret: STRIPE_TEST_WEBHOOK_SECRET, prices: STRIPE_TEST_PRICES });
+  const env = {
+    STRIPE_SECRET_KEY: 'sk_test_podtext',
+    STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
+    STRIPE_PRICE_PLUS: STRIPE_TEST_PRICES.plus,
+    STRIPE_PRICE_PRO: STRIPE_TEST_PRICES.pro,
+    STRIPE_PRICE_BUSINESS: STRIPE_TEST_PRICES.business,
+    STRIPE_API_URL: stripe.url,
+    ...options.env,
+  };
   const t = await startTestPodtext({
     clock,
     // Every count goes to the database, so a test can set today's count directly.
     exactMeteringBelow: 1_000_000,
     ...options,
-    env: {
-      STRIPE_SECRET_KEY: 'sk_test_podtext',
-      STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
-      STRIPE_PRICE_PLUS: STRIPE_TEST_PRICES.plus,
-      STRIPE_PRICE_PRO: STRIPE_TEST_PRICES.pro,
-      STRIPE_PRICE_BUSINESS: STRIPE_TEST_PRICES.business,
-      STRIPE_API_URL: stripe.url,
-      ...options.env,
-    },
+    env,
   });
   stripe.deliver = (body, signature) => t.request('/billing/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body });
   return {
     t,
+    env,
     stripe,
     clock,
     async subscribe(account, plan) {
