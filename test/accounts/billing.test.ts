@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetDueCycles } from '../../src/core/accounts/billing-cycle.js';
 import { utcDay } from '../../src/core/clock.js';
@@ -232,7 +233,7 @@ describe('webhook receiver', () => {
     expect(((await forged.json()) as ErrorBody).error.code).toBe('invalid_signature');
     const unsigned = await bed.t.request('/billing/webhook', { method: 'POST', body: done.events[1]!.payload });
     expect(unsigned.status).toBe(400);
-    const signature = (await import('stripe')).default.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext' });
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext' });
     const tampered = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': signature }, body: done.events[1]!.payload.replace('"paid"', '"void"') });
     expect(tampered.status).toBe(400);
     expect(await me(a.key)).toMatchObject({ plan: 'free', billing_managed: false });
@@ -285,17 +286,36 @@ describe('billing portal', () => {
     expect((await bed.t.api('POST', '/billing/portal', { key })).status).toBe(200);
     expect(bed.stripe.requests.at(-1)!.body.customer).toBe(customer.body.customer);
   });
+
+  it('a customer whose events never arrived, or one attached by an operator, is asked of Stripe: 200 and the plan synced if it subscribed, 400 if not', async () => {
+    const lost = await bed.t.account();
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: lost.key, body: { plan: 'plus' } })).json()) as { url: string };
+    bed.stripe.completeCheckout(url.split('/').pop()!); // paid at Stripe; its events are never delivered
+    expect(await me(lost.key)).toMatchObject({ plan: 'free', billing_managed: false });
+    expect((await bed.t.api('POST', '/billing/portal', { key: lost.key })).status).toBe(200);
+    expect(await me(lost.key)).toMatchObject({ plan: 'plus', billing_managed: true, limit: 5000 });
+
+    // An operator made a customer in Stripe by hand and attached it with `set-plan --customer`.
+    const attached = await bed.t.account();
+    const stripeUrl = new URL(bed.stripe.url);
+    const operator = new Stripe('sk_test_operator', { host: stripeUrl.hostname, port: stripeUrl.port, protocol: 'http' });
+    const handMade = await operator.customers.create({ email: attached.email });
+    await bed.t.podtext.services.accounts.setPlan(attached.email, 'free', handMade.id);
+    const res = await bed.t.api('POST', '/billing/portal', { key: attached.key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.code).toBe('not_subscribed');
+  });
 });
 
 describe('the same through GraphQL', () => {
-  it('billingCheckout, me, billingPortal and the rate-limit header', async () => {
+  it('startCheckout, me, billingPortal and the rate-limit header', async () => {
     const a = await bed.t.account();
-    const bad = await bed.t.gql('mutation { billingCheckout(plan: "gold") { url } }', {}, a.key);
+    const bad = await bed.t.gql('mutation { startCheckout(plan: "gold") { url } }', {}, a.key);
     expect(bad.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
     const portal400 = await bed.t.gql('mutation { billingPortal { url } }', {}, a.key);
     expect(portal400.body.errors?.[0]?.extensions?.code).toBe('not_subscribed');
-    const started = await bed.t.gql<{ billingCheckout: { url: string } }>('mutation { billingCheckout(plan: "plus") { url } }', {}, a.key);
-    const url = started.body.data!.billingCheckout.url;
+    const started = await bed.t.gql<{ startCheckout: { url: string } }>('mutation { startCheckout(plan: "plus") { url } }', {}, a.key);
+    const url = started.body.data!.startCheckout.url;
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     const done = bed.stripe.completeCheckout(url.split('/').pop()!);
     await bed.stripe.sendAll(done.events);

@@ -12,7 +12,7 @@ const CheckoutResult = builder.objectRef<{ url: string }>('BillingCheckoutResult
 const planList = paidPlanNames.map((p) => `${p} (${plans[p].monthlyCredits} credits, $${plans[p].priceUsd}/month, ${plans[p].dailyRequests} requests/day)`).join(', ');
 
 builder.mutationFields((t) => ({
-  billingCheckout: t.field({
+  startCheckout: t.field({
     ...operation('startCheckout'),
     type: CheckoutResult,
     description: `Buy a paid plan: ${planList}. Answers the checkout page URL (1 request, 0 credits). Errors: invalid_request for an unknown plan, billing_not_configured, already_subscribed (use billingPortal).`,
