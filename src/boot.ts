@@ -17,6 +17,7 @@ import { createLogger } from './infra/logger.js';
 import { createMailTransport } from './infra/mail/mail-transport.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
+import { createStripeBilling } from './infra/billing/stripe-billing.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
 import { type AudioCheckOptions, createAudioChecks } from './core/transcripts/alignment/audio-check-service.js';
@@ -75,7 +76,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     log,
     siteUrl: config.siteUrl,
     clock: overrides.clock,
-    billing: overrides.billing,
+    billing: overrides.billing ?? (config.stripe && createStripeBilling(config.stripe)),
     exactMeteringBelow: overrides.exactMeteringBelow,
     sampleTranscriptId: config.sampleTranscriptId,
     webhooks: { allow: config.outboundAllow, retrySchedule: config.webhookRetrySchedule, ...overrides.webhooks },
