@@ -2,6 +2,8 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Services } from './core/services.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
+import { graphqlMetricsPlugin } from './infra/metrics/graphql-metrics.js';
+import { httpTiming } from './infra/metrics/http-timing.js';
 import { createRestApi } from './rest/api-app.js';
 import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
@@ -9,6 +11,7 @@ import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerPlainTranscriptRead } from './rest/routes/transcript-read.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
+import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -20,8 +23,11 @@ export interface HttpApp {
 }
 
 /** REST under /api/v1, GraphQL at /graphql, and the site, over one set of services. */
-export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean }): HttpApp {
+export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean; operations?: OperationsHooks }): HttpApp {
   const app = new Hono<RestEnv>();
+  const ops = options.operations;
+  // First, so that it times everything and sees the final status.
+  if (ops) app.use('*', httpTiming(ops.metrics));
   const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
   app.onError(onError);
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
@@ -30,6 +36,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
     c.set('log', services.log);
     await next();
   });
+  if (ops) registerOperationsRoutes(app, ops);
   // The hottest read, in its plain shape, ahead of the checks below; see the file.
   registerPlainTranscriptRead(app);
   const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
@@ -46,7 +53,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
   registerInboxReceiver(app);
 
-  const yoga = createGraphQL(services, { production: options.production });
+  const yoga = createGraphQL(services, { production: options.production, plugins: ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : [] });
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: { metered: { meter: null } } }));
 
   const openapi = openApiDocument(api, options.siteUrl);

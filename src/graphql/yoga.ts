@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { KEYLESS_METER } from '../core/accounts/gate.js';
 import { DomainError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
@@ -19,7 +19,7 @@ export type PodtextYoga = YogaServerInstance<Record<string, unknown>, GraphQLCon
  * GraphQL over the same core services as REST. Domain errors keep their code
  * in `extensions.code`; anything else is logged once and masked.
  */
-export function createGraphQL(services: Services, options: { production: boolean }): PodtextYoga {
+export function createGraphQL(services: Services, options: { production: boolean; plugins?: Plugin[] }): PodtextYoga {
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -50,6 +50,9 @@ export function createGraphQL(services: Services, options: { production: boolean
     },
     plugins: [
       ...queryLimits(options.production),
+      // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics),
+      // ahead of admission so that refused operations are counted too.
+      ...((options.plugins ?? []) as Plugin<GraphQLContext>[]),
       admissionPlugin(),
       {
         onResponse({ response, serverContext }) {
