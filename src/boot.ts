@@ -18,7 +18,7 @@ import { createLocalEventBus, createPgEventBus } from './infra/events/event-bus.
 import { createLogger } from './infra/logger.js';
 import { createMailTransport } from './infra/mail/mail-transport.js';
 import { registerDbGauges } from './infra/metrics/db-gauges.js';
-import { countFeedRefreshes, countMails, timeTasks, webhookAttemptCounter } from './infra/metrics/instrument.js';
+import { countAdmissions, countFeedRefreshes, countMails, timeTasks, webhookAttemptCounter } from './infra/metrics/instrument.js';
 import { createMetrics, type Metrics } from './infra/metrics/metrics.js';
 import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
@@ -104,11 +104,16 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     podcastIndex: config.podcastIndex,
     ai: config.ai,
     aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
-    jobOptions: { ...overrides.jobs?.options, laneEngines: { standard: config.standardLane.engine, fast: config.fastLane.engine, ...overrides.jobs?.options?.laneEngines } },
+    jobOptions: {
+      fastLaneAvailable: config.fastLane !== null,
+      ...overrides.jobs?.options,
+      laneEngines: { standard: config.standardLane.engine, fast: config.fastLane?.engine ?? config.standardLane.engine, ...overrides.jobs?.options?.laneEngines },
+    },
     onJobDone: overrides.jobs?.onJobDone,
   });
   await ensureSampleEpisode(db.prisma);
   timeTasks(services.jobs.tasks, metrics);
+  countAdmissions(services.door, metrics);
   registerDbGauges(metrics.registry, { db: db.prisma, searchIndexSize: () => services.discovery.showSearch.size, pool: db.poolStats });
   const checkReady = async () => {
     const pending = await pendingMigrations(db.sql);
@@ -160,7 +165,8 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       if (config.workers > 0) {
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };
-        const run = runTranscriptionWorkers({ ...transcription, lanes, options: overrides.jobs?.workers, onTaskTimings: overrides.jobs?.onTaskTimings }, loops.signal);
+        const options = { fastConcurrency: config.fastConcurrency, ...overrides.jobs?.workers };
+        const run = runTranscriptionWorkers({ ...transcription, lanes, options, onTaskTimings: overrides.jobs?.onTaskTimings, onChunkTimings: overrides.jobs?.onChunkTimings }, loops.signal);
         running.push(run.catch((err) => log.error({ err }, 'transcription workers failed')));
       }
       const cycles = setInterval(() => {

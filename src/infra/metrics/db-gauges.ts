@@ -43,16 +43,31 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
 
   new Gauge({
     name: 'podtext_tasks',
-    help: 'Transcription tasks waiting or running, by state (queued, running, and expired: running with a lease that ran out) and lane.',
+    help: 'Transcription tasks waiting or running, by state (queued; running; split: waiting on its chunks; expired: running with a lease that ran out) and lane.',
     labelNames: ['state', 'lane'] as const,
     registers,
     async collect() {
       const rows = await db.$queryRaw<{ state: string; lane: string; n: bigint }[]>`
-        SELECT CASE WHEN status = 'running' AND lease_until < now() THEN 'expired' ELSE status END AS state, lane, count(*) AS n
+        SELECT CASE WHEN status = 'running' AND stage = 'chunks' THEN 'split' WHEN status = 'running' AND lease_until < now() THEN 'expired' ELSE status END AS state,
+          lane, count(*) AS n
         FROM transcription_tasks WHERE status IN ('queued', 'running') GROUP BY 1, 2`;
       this.reset();
-      for (const state of ['queued', 'running', 'expired']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
+      for (const state of ['queued', 'running', 'split', 'expired']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
       for (const r of rows) this.set({ state: r.state, lane: r.lane }, Number(r.n));
+    },
+  });
+
+  new Gauge({
+    name: 'podtext_chunks',
+    help: 'Chunks of split tasks waiting or being transcribed, by state (queued, running) and lane of the engine that runs them.',
+    labelNames: ['state', 'lane'] as const,
+    registers,
+    async collect() {
+      const rows = await db.$queryRaw<{ status: string; lane: string; n: bigint }[]>`
+        SELECT status, lane, count(*) AS n FROM transcription_chunks WHERE status IN ('queued', 'running') GROUP BY 1, 2`;
+      this.reset();
+      for (const state of ['queued', 'running']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
+      for (const r of rows) this.set({ state: r.status, lane: r.lane }, Number(r.n));
     },
   });
 

@@ -1,24 +1,24 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { Metrics } from './metrics.js';
 
-/** Which metered API a path belongs to, or null for the site, docs and operations routes. */
-function apiOf(path: string): 'rest' | 'graphql' | null {
-  if (path.startsWith('/api/')) return 'rest';
-  if (path === '/graphql') return 'graphql';
-  return null;
-}
-
-function hasKey(c: Context): boolean {
-  return Boolean(c.req.header('authorization') || c.req.header('x-api-key'));
+/**
+ * The template of the route the request matched: the last matched handler
+ * registered for a method (middleware is registered for every method), even
+ * when middleware answered first (a refusal at the door). `unmatched` when no
+ * route matched.
+ */
+function routeTemplate(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i]!.path;
+  return c.res.status === 404 ? 'unmatched' : c.req.routePath;
 }
 
 /**
  * Times every request into `podtext_http_request_duration_seconds`, labelled
  * with the route template Hono matched (`/api/v1/shows/:id`, never the raw
- * path: ids would make a series per show) and counts metered and refused
- * API requests at the same boundary: an `/api/…` or `/graphql` request with
- * a key counts against its daily allowance (keyless ones count 0), and a 429
- * is a refusal. Register first, so that it sees the final status.
+ * path: ids would make a series per show). Register first, so that it
+ * sees the final status.
  */
 export function httpTiming(metrics: Metrics): MiddlewareHandler {
   return async (c, next) => {
@@ -27,17 +27,8 @@ export function httpTiming(metrics: Metrics): MiddlewareHandler {
       await next();
     } finally {
       const status = c.res.status;
-      // After `next()` the index points at the last handler that ran; a
-      // wildcard there on a 404 means no route matched.
-      const template = c.req.routePath;
-      const route = status === 404 && template.endsWith('*') ? 'unmatched' : template;
+      const route = routeTemplate(c);
       metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, (performance.now() - started) / 1000);
-      const api = apiOf(c.req.path);
-      if (api && c.req.method !== 'OPTIONS') {
-        const caller = hasKey(c) ? 'key' : 'keyless';
-        if (caller === 'key') metrics.requestsMetered.inc({ api });
-        if (status === 429) metrics.requestsRefused.inc({ api, caller });
-      }
     }
   };
 }

@@ -1,6 +1,7 @@
+import type { Door } from '../../core/door/door.js';
+import { KEYLESS_METER } from '../../core/door/door.js';
 import type { RefreshSummary } from '../../core/catalog/ingest/catalog-ingest.js';
 import type { TaskApi } from '../../core/jobs/task-api.js';
-import type { ClaimedTask } from '../../core/jobs/task-queue.js';
 import type { MailTransport } from '../mail/mail-transport.js';
 import type { Metrics } from './metrics.js';
 
@@ -46,36 +47,74 @@ export function webhookAttemptCounter(metrics: Metrics) {
 }
 
 /**
- * Times each task attempt this process claims, from claim to its end:
- * stored, stale (lease lost), retry, failed, or released (handed back at shutdown).
+ * Times each piece of work this process claims, from claim to its end, by
+ * kind (task: download, decode and split or recognise; chunk: one stretch of
+ * audio) and outcome: stored, settled, split, stale (lease lost), retry,
+ * failed, or released (handed back at shutdown).
  */
 export function timeTasks(tasks: TaskApi, metrics: Metrics): void {
-  const claimedAt = new WeakMap<ClaimedTask, number>();
-  const observe = (task: ClaimedTask, outcome: string) => {
-    const at = claimedAt.get(task);
+  const claimedAt = new WeakMap<object, number>();
+  const observe = (work: object, kind: 'task' | 'chunk', lane: string, outcome: string) => {
+    const at = claimedAt.get(work);
     if (at === undefined) return;
-    claimedAt.delete(task);
-    metrics.taskDuration.observe({ lane: task.lane, outcome }, (performance.now() - at) / 1000);
+    claimedAt.delete(work);
+    metrics.taskDuration.observe({ kind, lane, outcome }, (performance.now() - at) / 1000);
   };
-  const { claim, complete, fail, release } = tasks;
-  tasks.claim = async (workerId) => {
-    const task = await claim(workerId);
-    if (task) claimedAt.set(task, performance.now());
-    return task;
+  const t = { ...tasks };
+  tasks.claimWork = async (workerId) => {
+    const work = await t.claimWork(workerId);
+    if (work) claimedAt.set('task' in work ? work.task : work.chunk, performance.now());
+    return work;
   };
   tasks.complete = async (task, result, engine) => {
-    const outcome = await complete(task, result, engine);
-    observe(task, outcome);
+    const outcome = await t.complete(task, result, engine);
+    observe(task, 'task', task.lane, outcome);
     return outcome;
   };
   tasks.fail = async (task, failure) => {
-    const outcome = await fail(task, failure);
-    observe(task, outcome);
+    const outcome = await t.fail(task, failure);
+    observe(task, 'task', task.lane, outcome);
     return outcome;
   };
   tasks.release = async (task) => {
-    const released = await release(task);
-    observe(task, 'released');
+    const released = await t.release(task);
+    observe(task, 'task', task.lane, 'released');
     return released;
   };
+  tasks.splitIntoChunks = async (task, chunks, f) => {
+    const split = await t.splitIntoChunks(task, chunks, f);
+    observe(task, 'task', task.lane, split ? 'split' : 'stale');
+    return split;
+  };
+  tasks.completeChunk = async (chunk, result, slotSeconds, engines) => {
+    const outcome = await t.completeChunk(chunk, result, slotSeconds, engines);
+    observe(chunk, 'chunk', chunk.lane, outcome);
+    return outcome;
+  };
+  tasks.failChunk = async (chunk, failure) => {
+    const outcome = await t.failChunk(chunk, failure);
+    observe(chunk, 'chunk', chunk.lane, outcome);
+    return outcome;
+  };
+  tasks.releaseChunk = async (chunk) => {
+    const released = await t.releaseChunk(chunk);
+    observe(chunk, 'chunk', chunk.lane, 'released');
+    return released;
+  };
+}
+
+/**
+ * Counts the door's answers: calls counted against an allowance, and calls
+ * refused because it is spent. Every transport admits through the door, so
+ * REST, GraphQL and graphql-ws are all counted here, exactly once.
+ */
+export function countAdmissions(door: Door, metrics: Metrics): void {
+  const count = <A extends { meter: unknown; error: { code: string } | null }>(a: A): A => {
+    if (a.error?.code === 'rate_limited') metrics.requestsRefused.inc();
+    else if (a.meter !== KEYLESS_METER && !a.error) metrics.requestsMetered.inc();
+    return a;
+  };
+  const { admit, admitActor } = door;
+  door.admit = async (calls, credentials) => count(await admit(calls, credentials));
+  door.admitActor = async (calls, actor) => count(await admitActor(calls, actor));
 }
