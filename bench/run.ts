@@ -1,6 +1,7 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
+import { runAsrQualityBench } from './asr-quality.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
 import { runMeBench } from './me.js';
@@ -16,7 +17,15 @@ const sections: [string, () => Promise<string[]>][] = [
   ['search-postgres', () => runSearchPostgresBench()],
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
-  ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
+  [
+    'asr',
+    async () => [
+      ...(await runAsrQualityBench()),
+      '',
+      '## Speech recognition: every available engine on LibriVox and a minute of flite',
+      formatAsrTable(await runAsrBench()),
+    ],
+  ],
   ['jobs', () => runJobsBench()],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
 ];
