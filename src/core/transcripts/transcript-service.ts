@@ -11,6 +11,16 @@ import { type TranscriptFormat, contentTypes, renderTranscript } from './formats
 import type { TranscriptDoc } from './formats/transcript-doc.js';
 import { assertTranscriptId } from './transcript-id.js';
 import { createTranscriptVersions } from './transcript-versions.js';
+import { REQUESTED_SHOW_ID } from '../jobs/resolve-episodes.js';
+
+/**
+ * The audio address shown to readers: none for an episode requested by audio
+ * URL, whose address came from one account's request (and may carry its
+ * private token) and is never shown to anyone else.
+ */
+function shownAudioUrl(episode: { audioUrl: string | null; showId: bigint }): string | null {
+  return episode.showId === REQUESTED_SHOW_ID ? null : episode.audioUrl;
+}
 
 /** Every format an unlock covers. */
 export const FORMATS: TranscriptFormat[] = ['json', 'text', 'txt', 'srt', 'vtt'];
@@ -64,7 +74,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
   async function load(transcriptId: string): Promise<StoredTranscript | null> {
     const row = await db.transcript.findUnique({
       where: { transcriptId },
-      include: { episode: { select: { title: true, audioUrl: true, durationSeconds: true } } },
+      include: { episode: { select: { title: true, audioUrl: true, durationSeconds: true, showId: true } } },
     });
     if (!row) return null;
     return {
@@ -73,7 +83,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       meta: {
         transcriptId,
         title: row.episode.title,
-        audioUrl: row.episode.audioUrl,
+        audioUrl: shownAudioUrl(row.episode),
         language: row.language,
         source: row.source as 'publisher' | 'asr',
         engine: row.engine,
@@ -175,10 +185,21 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const transcriptId = assertTranscriptId(rawId);
       const ep = await db.episode.findUnique({
         where: { transcriptId },
-        select: { title: true, audioUrl: true, transcriptStatus: true, publishedAt: true, show: { select: { title: true } } },
+        select: { title: true, guid: true, audioUrl: true, durationSeconds: true, transcriptStatus: true, publishedAt: true, showId: true, show: { select: { title: true } } },
       });
       if (!ep) throw new DomainError('not_found', `No episode ${transcriptId}`);
-      return { transcriptId, title: ep.title, showTitle: ep.show.title, audioUrl: ep.audioUrl, status: ep.transcriptStatus, publishedAt: ep.publishedAt, isSample: transcriptId === sampleTranscriptId };
+      return {
+        transcriptId,
+        title: ep.title,
+        guid: ep.guid,
+        showId: ep.showId,
+        showTitle: ep.show.title,
+        audioUrl: shownAudioUrl(ep),
+        durationSeconds: ep.durationSeconds,
+        status: ep.transcriptStatus,
+        publishedAt: ep.publishedAt,
+        isSample: transcriptId === sampleTranscriptId,
+      };
     },
 
     /** Call once a transcript is stored or replaced (committed): every process drops the version it cached. */

@@ -3,6 +3,7 @@ import { type StoredTranscript, FORMATS } from '../../core/transcripts/transcrip
 import { renderTranscript } from '../../core/transcripts/formats/render-transcript.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 
 const TranscriptFormatEnum = builder.enumType('TranscriptFormat', { values: FORMATS.map((f) => f.toUpperCase()) as ['JSON', 'TEXT', 'TXT', 'SRT', 'VTT'] });
@@ -53,7 +54,7 @@ const UnlockResult = builder.objectRef<{ transcriptId: string; charged: number; 
 });
 
 builder.queryFields((t) => ({
-  transcript: t.field({
+  transcript: t.field({ ...operation('getTranscript'),
     type: TranscriptRef,
     description: 'An unlocked transcript (the public sample needs no key).',
     args: { transcriptId: t.arg.string({ required: true }) },
@@ -62,7 +63,7 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  unlock: t.field({
+  unlock: t.field({ ...operation('unlockTranscript'),
     type: UnlockResult,
     description: `Unlocks an episode Podtext holds: ${prices.unlock} credit once per account and episode, 0 after.`,
     args: { transcriptId: t.arg.string({ required: true }) },

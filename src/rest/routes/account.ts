@@ -3,7 +3,6 @@ import type { UnlockView } from '../../core/accounts/account-service.js';
 import type { Links } from '../../core/links.js';
 import { plans } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const UnlockSchema = z
@@ -54,14 +53,14 @@ function unlockWire(u: UnlockView, links: Links) {
 
 const meRoute = createRoute({
   method: 'get', path: '/me', operationId: 'getMe', tags: ['Account'], summary: 'The account behind the key',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(MeSchema, 'The account'), ...errors(keyedErrors) },
 });
 
 const usageRoute = createRoute({
   method: 'get', path: '/usage', operationId: 'getUsage', tags: ['Account'],
   summary: 'Allowance and balance this cycle, requests today, the ledger and recent unlocks',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(UsageSchema, 'Usage'), ...errors(keyedErrors) },
 });
 
@@ -69,14 +68,14 @@ const rotateRoute = createRoute({
   method: 'post', path: '/key/rotate', operationId: 'rotateKey', tags: ['Account'],
   summary: 'Retire this key at once and issue a new one',
   description: 'The old key fails on the very next request. Credits, plan and unlocks move across.',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(z.object({ key: z.string() }), 'The new key'), ...errors(keyedErrors) },
 });
 
 const portalRoute = createRoute({
   method: 'post', path: '/billing/portal', operationId: 'openBillingPortal', tags: ['Account'],
   summary: "The payment provider's billing portal: switch plan, cancel, update card",
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(z.object({ url: z.string() }), 'Portal URL'), ...errors({ ...keyedErrors, 400: 'The key has never subscribed.' }) },
 });
 
