@@ -4,7 +4,7 @@
  * split, per mix and bit rate, per source, real-time factor, and how many of
  * the guests' names the transcript spells.
  *
- *   npx tsx bench/asr-quality.ts [--voices rms,slt] [--split heldout]
+ *   npx tsx bench/asr-quality.ts [--voices rms,slt] [--split heldout] [--configs before,after]
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -126,29 +126,33 @@ function table(configs: Config[], results: Scored[][], groupings: [string, (r: S
 export async function runAsrQualityBench(
   voices?: EvalVoice[],
   split?: Split,
+  only?: string[],
   log = (l: string) => process.stderr.write(`${l}\n`),
 ): Promise<string[]> {
   const configs: Config[] = [
     { label: 'before', engine: createSphinxEngine({ speakerWarp: false, timeoutMs }) },
     { label: 'after', engine: createSphinxEngine({ timeoutMs }), vocabulary: showVocabulary() },
   ];
+  const chosen = configs.filter((c) => !only || only.includes(c.label));
   const clips = (await evalClips(voices)).filter((c) => !split || c.passage.split === split);
   const scratch = await mkdtemp(join(tmpdir(), 'asr-quality-'));
   try {
     const books = await librivox(scratch);
     const results: Scored[][] = [];
-    for (const config of configs) {
+    for (const config of chosen) {
       log(`sphinx ${config.label}: ${clips.length} generated clips, ${books.length} LibriVox clips…`);
       const rows: Scored[] = [];
       for (const c of clips) {
         rows.push(await score(config, c.wav, c.passage.text, [c.voice, c.passage.split, `${c.mix}-${c.kbps}k`, c.passage.kind], c.passage.names));
+        const r = rows[rows.length - 1];
+        log(`  ${c.id} ${c.mix}-${c.kbps}k: ${r.errors}/${r.words} errors, ${r.engineSeconds.toFixed(1)} s for ${r.audioSeconds.toFixed(1)} s`);
       }
       for (const b of books) rows.push(await score(config, b.wav, b.reference, ['librivox', 'heldout', 'book', 'book']));
       results.push(rows);
     }
     return [
       '## Speech recognition: sphinx before and after speaker warp and show vocabulary, same run',
-      ...table(configs, results, [
+      ...table(chosen, results, [
         ['voice', (r) => r.group[0]],
         ['held-out', (r) => (r.group[1] === 'heldout' ? r.group[0] : null)],
         ['tuning', (r) => (r.group[1] === 'tuning' ? r.group[0] : null)],
@@ -163,8 +167,8 @@ export async function runAsrQualityBench(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { voices: { type: 'string' }, split: { type: 'string' } } });
-  runAsrQualityBench(values.voices ? (values.voices.split(',') as EvalVoice[]) : undefined, values.split as Split | undefined)
+  const { values } = parseArgs({ options: { voices: { type: 'string' }, split: { type: 'string' }, configs: { type: 'string' } } });
+  runAsrQualityBench(values.voices ? (values.voices.split(',') as EvalVoice[]) : undefined, values.split as Split | undefined, values.configs?.split(','))
     .then((lines) => process.stdout.write(`${lines.join('\n')}\n`))
     .catch((err: unknown) => {
       process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
