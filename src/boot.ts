@@ -79,7 +79,11 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     podcastIndex: config.podcastIndex,
     ai: config.ai,
     aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
-    jobOptions: { ...overrides.jobs?.options, laneEngines: { standard: config.standardLane.engine, fast: config.fastLane.engine, ...overrides.jobs?.options?.laneEngines } },
+    jobOptions: {
+      fastLaneAvailable: config.fastLane !== null,
+      ...overrides.jobs?.options,
+      laneEngines: { standard: config.standardLane.engine, fast: config.fastLane?.engine ?? config.standardLane.engine, ...overrides.jobs?.options?.laneEngines },
+    },
     onJobDone: overrides.jobs?.onJobDone,
   });
   await ensureSampleEpisode(db.prisma);
@@ -123,7 +127,8 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       if (config.workers > 0) {
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };
-        const run = runTranscriptionWorkers({ ...transcription, lanes, options: overrides.jobs?.workers, onTaskTimings: overrides.jobs?.onTaskTimings }, loops.signal);
+        const options = { fastConcurrency: config.fastConcurrency, ...overrides.jobs?.workers };
+        const run = runTranscriptionWorkers({ ...transcription, lanes, options, onTaskTimings: overrides.jobs?.onTaskTimings, onChunkTimings: overrides.jobs?.onChunkTimings }, loops.signal);
         running.push(run.catch((err) => log.error({ err }, 'transcription workers failed')));
       }
       const cycles = setInterval(() => {

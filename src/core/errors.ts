@@ -8,6 +8,7 @@ export const errorStatus = {
   unsupported_link: 400,
   not_subscribed: 400,
   conflicting_keys: 400,
+  fast_lane_unavailable: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   transcript_locked: 402,

@@ -60,7 +60,7 @@ export function createServices(deps: CoreDeps) {
   const links = createLinks(deps.siteUrl);
   const outbox = createMailOutbox({ db: deps.db, transport: deps.mail, log: deps.log });
   const keys = createKeyService({ db: deps.db, box: deps.box, bus: deps.bus });
-  const metering = createMetering({ db: deps.db, clock, exactBelow: deps.exactMeteringBelow });
+  const metering = createMetering({ db: deps.db, clock, bus: deps.bus, exactBelow: deps.exactMeteringBelow });
   const accounts = createAccountService({
     db: deps.db,
     bus: deps.bus,

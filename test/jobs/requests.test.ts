@@ -6,10 +6,11 @@ import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from './support/audio-server.js';
 import { ledger, postRequest } from './support/jobs-api.js';
 
-// No workers here: these tests look at what a request charges and stores.
+// No workers here: these tests look at what a request charges and stores. The fast lane's
+// endpoint is never called, so nothing needs to listen there.
 let t: TestPodtext;
 beforeAll(async () => {
-  t = await startTestPodtext();
+  t = await startTestPodtext({ env: { FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://127.0.0.1:9/v1' } });
 });
 afterAll(() => t.close());
 
@@ -126,7 +127,7 @@ describe('pricing and the request result', () => {
     const guid = newGuid();
     const r = await postRequest(t, a.key, { episodes: [{ guid: held.guid, url: 'https://x.example/h.mp3' }, item(guid, { secs: 9000 })], dry_run: true, fast: true });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ dry_run: true, request_id: null, job: null, credits_required: 1 + 6, credits_charged: 0, credits_remaining: 3, sufficient: false, queued: 1 });
+    expect(r.body).toMatchObject({ dry_run: true, request_id: null, job: null, credits_required: 1 + 6, credits_charged: 0, credits_remaining: 3, sufficient: false, queued: 1, fast_lane_available: true });
     expect(r.body.episodes.map((e: { charged: number }) => e.charged)).toEqual([1, 6]);
     expect(r.body.promise_seconds).toBeGreaterThanOrEqual(300);
     expect(r.body.estimated_seconds).toBeGreaterThan(0);

@@ -12,6 +12,11 @@ export interface JobOptions {
   minPromiseSeconds: number;
   /** The promise is this many times the fast-lane estimate, when that is longer. Default: 2. */
   promiseFactor: number;
+  /**
+   * Whether a fast lane is configured (an engine faster than the standard
+   * lane's); without one `fast: true` is refused before anything is charged. Default: false.
+   */
+  fastLaneAvailable: boolean;
   /** Engine of each lane (`sphinx`, `whisper-cpp`, `openai`): picks the throughput before any is measured. Default: sphinx. */
   laneEngines: Record<Lane, string>;
   /** Assumed length of an episode when neither the request (`secs`) nor the index knows it, in seconds. Default: 3600. */
@@ -28,6 +33,7 @@ export const defaultJobOptions: JobOptions = {
   retryDelaySeconds: 30,
   minPromiseSeconds: 300,
   promiseFactor: 2,
+  fastLaneAvailable: false,
   laneEngines: { standard: 'sphinx', fast: 'sphinx' },
   unknownDurationSeconds: 3600,
   maxEpisodeSeconds: 21_600,

@@ -11,6 +11,16 @@ import { type TranscriptFormat, contentTypes, renderTranscript } from './formats
 import type { TranscriptDoc } from './formats/transcript-doc.js';
 import { assertTranscriptId } from './transcript-id.js';
 import { createTranscriptVersions } from './transcript-versions.js';
+import { REQUESTED_SHOW_ID } from '../jobs/resolve-episodes.js';
+
+/**
+ * The audio address shown to readers: none for an episode requested by audio
+ * URL, whose address came from one account's request (and may carry its
+ * private token) and is never shown to anyone else.
+ */
+function shownAudioUrl(episode: { audioUrl: string | null; showId: bigint }): string | null {
+  return episode.showId === REQUESTED_SHOW_ID ? null : episode.audioUrl;
+}
 
 /** Every format an unlock covers. */
 export const FORMATS: TranscriptFormat[] = ['json', 'text', 'txt', 'srt', 'vtt'];
@@ -64,7 +74,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
   async function load(transcriptId: string): Promise<StoredTranscript | null> {
     const row = await db.transcript.findUnique({
       where: { transcriptId },
-      include: { episode: { select: { title: true, audioUrl: true, durationSeconds: true } } },
+      include: { episode: { select: { title: true, audioUrl: true, durationSeconds: true, showId: true } } },
     });
     if (!row) return null;
     return {
@@ -73,7 +83,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       meta: {
         transcriptId,
         title: row.episode.title,
-        audioUrl: row.episode.audioUrl,
+        audioUrl: shownAudioUrl(row.episode),
         language: row.language,
         source: row.source as 'publisher' | 'asr',
         engine: row.engine,
@@ -184,7 +194,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
         guid: ep.guid,
         showId: ep.showId,
         showTitle: ep.show.title,
-        audioUrl: ep.audioUrl,
+        audioUrl: shownAudioUrl(ep),
         durationSeconds: ep.durationSeconds,
         status: ep.transcriptStatus,
         publishedAt: ep.publishedAt,

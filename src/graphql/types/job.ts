@@ -102,6 +102,7 @@ const RequestResultRef = builder.objectRef<RequestResult>('TranscriptionRequestR
     creditsRequired: t.exposeInt('creditsRequired'),
     sufficient: t.exposeBoolean('sufficient'),
     fast: t.exposeBoolean('fast'),
+    fastLaneAvailable: t.exposeBoolean('fastLaneAvailable', { description: 'Whether a fast lane is configured; without one fast: true fails with fast_lane_unavailable, nothing charged.' }),
     promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true }),
     estimatedSeconds: t.exposeInt('estimatedSeconds'),
     estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
@@ -126,7 +127,7 @@ const RequestInput = builder.inputType('TranscriptionRequestInput', {
     email: t.string(),
     webhookUrl: t.string({ description: 'https only.' }),
     dryRun: t.boolean(),
-    fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds.` }),
+    fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds. Only where fastLaneAvailable; else fast_lane_unavailable, nothing charged.` }),
   }),
 });
 

@@ -5,7 +5,7 @@ import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
 import { type EpisodeListState, episodeListState } from './episode-list-state.js';
-import { findById } from './show-finders.js';
+import { UNBROWSABLE_SOURCES, findById } from './show-finders.js';
 
 /** Episodes kept in cached lists, all lists together. Default: 20000. */
 const CACHED_EPISODES = 20_000;
@@ -88,7 +88,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
 
   // The show and its ready count in one statement.
   async function showWithReadyCount(feedId: bigint): Promise<{ show: Show; readyCount: number } | null> {
-    const row = await db.show.findUnique({ where: { id: feedId }, include: { _count: { select: { episodes: { where: { transcriptStatus: 'ready' } } } } } });
+    const row = await db.show.findUnique({ where: { id: feedId, source: { notIn: UNBROWSABLE_SOURCES } }, include: { _count: { select: { episodes: { where: { transcriptStatus: 'ready' } } } } } });
     if (!row) return null;
     const { _count, ...show } = row;
     return { show, readyCount: _count.episodes };

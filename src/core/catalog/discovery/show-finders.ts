@@ -42,8 +42,15 @@ export function findByAppleId(db: PrismaClient, appleId: bigint, query: ShowQuer
   return db.show.findUnique({ ...query, where: { appleId } }) as Promise<Show | null>;
 }
 
+/**
+ * Shows that are not anyone's to browse: the shared show of episodes requested
+ * by audio URL holds other accounts' guids, titles and private audio addresses.
+ */
+export const UNBROWSABLE_SOURCES = ['requested'];
+
+/** A show by id; null for an unknown show and for one not to be browsed ({@link UNBROWSABLE_SOURCES}). */
 export function findById(db: PrismaClient, feedId: bigint, query: ShowQuery = {}): Promise<Show | null> {
-  return db.show.findUnique({ ...query, where: { id: feedId } }) as Promise<Show | null>;
+  return db.show.findUnique({ ...query, where: { id: feedId, source: { notIn: UNBROWSABLE_SOURCES } } }) as Promise<Show | null>;
 }
 
 /**

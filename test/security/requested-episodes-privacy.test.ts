@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
+import { inTransaction } from '../../src/core/transaction.js';
+import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';
+import { sampleDoc } from '../support/catalog.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+// An episode requested by audio URL (one the index does not list) is one
+// account's business: its guid, title and (private) audio address are not
+// browsable by others, and the address is shown to no reader.
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext();
+});
+afterAll(() => t.close());
+
+const feedId = String(REQUESTED_SHOW_ID);
+const guid = 'private-guid-7f3a91';
+const title = 'Board meeting, confidential';
+const token = 'tok_s3cr3t_0123456789';
+const audioUrl = `https://media.example/recordings/${guid}.mp3?token=${token}`;
+
+function noLeak(text: string): void {
+  expect(text).not.toContain(guid);
+  expect(text).not.toContain(title);
+  expect(text).not.toContain(token);
+}
+
+describe('episodes requested by audio URL', () => {
+  let other: { key: string };
+  beforeAll(async () => {
+    const owner = await t.account({ credits: 10 });
+    const res = await t.api('POST', '/requests', { key: owner.key, body: { episodes: [{ guid, url: audioUrl, title, secs: 600 }] } });
+    expect(res.status).toBe(200);
+    other = await t.account({ credits: 10 });
+  });
+
+  it('the shared show that holds them cannot be listed, by REST or GraphQL', async () => {
+    for (const path of [`/shows/${feedId}`, `/shows/${feedId}/episodes`, `/shows/${feedId}/episodes?max=5`, `/shows/${feedId}/episodes?q=board`]) {
+      const res = await t.api('GET', path, { key: other.key });
+      const body = await res.text();
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      noLeak(body);
+    }
+    const gql = await t.gql('query ($id: Float!) { episodes(feedId: $id, first: 10) { edges { node { title audioUrl } } } }', { id: Number(feedId) }, other.key);
+    noLeak(JSON.stringify(gql.body));
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('not_found');
+  });
+
+  it('its audio address is shown to no one, on the transcript or on the public episode page', async () => {
+    const transcriptId = transcriptIdFor(guid);
+    await inTransaction(t.podtext.services.db, (tx) => saveTranscript(tx, { transcriptId, doc: sampleDoc(), source: 'asr' }));
+    expect((await t.api('POST', '/unlock', { key: other.key, body: { transcript: transcriptId } })).status).toBe(200);
+    const json = (await (await t.api('GET', `/transcripts/${transcriptId}`, { key: other.key })).json()) as { audio_url: string | null };
+    expect(json.audio_url).toBeNull();
+    const gql = await t.gql<{ transcript: { audioUrl: string | null } }>('query ($id: String!) { transcript(transcriptId: $id) { audioUrl } }', { id: transcriptId }, other.key);
+    expect(gql.body.data?.transcript.audioUrl).toBeNull();
+    const page = await t.request(`/t/${transcriptId}`);
+    expect(await page.text()).not.toContain(token);
+  });
+});
