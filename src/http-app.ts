@@ -63,7 +63,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
 
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl });
   app.use('/graphql', limit);
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga));
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {
     c.header('Allow', 'GET, POST, OPTIONS');
     throw new DomainError('method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);
