@@ -187,6 +187,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       }
       const cycles = setInterval(() => {
         resetDueCycles(db.prisma, services.clock, services.accounts.changed).catch((err) => log.error({ err }, 'billing cycle reset failed'));
+        services.sessions.prune().catch((err) => log.error({ err }, 'pruning website sessions failed'));
       }, 10 * 60_000);
       cycles.unref();
       loops.signal.addEventListener('abort', () => clearInterval(cycles));
