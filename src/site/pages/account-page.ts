@@ -90,6 +90,10 @@ ${d.inbox
 function billingButtons(d: AccountData, chrome: PageChrome) {
   return html`<div class="row">
 ${d.me.billingManaged ? html`<form method="post" action="/account/billing">${csrfField(chrome)}<button class="quiet" id="manage-billing">Manage billing</button></form>` : ''}
-${d.billingConfigured ? '' /* BILLING HOOK: upgrade (checkout) buttons per plan go here once the billing service is in. */ : ''}
+${d.billingConfigured
+  ? (['plus', 'pro', 'business'] as const)
+      .filter((p) => p !== d.me.plan)
+      .map((p) => html`<form method="post" action="/account/checkout">${csrfField(chrome)}<input type="hidden" name="plan" value="${p}"><button class="quiet" data-plan="${p}">${plans[p].title}: ${plans[p].monthlyCredits} credits for $${plans[p].priceUsd} a month</button></form>`)
+  : ''}
 </div>`;
 }
