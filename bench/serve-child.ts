@@ -11,6 +11,8 @@ import { seedMeteringKeys } from './metering.js';
 import { seedBenchTranscript } from './transcript.js';
 
 const [kind, bodyArg, headersJson] = process.argv.slice(2);
+/** Accounts whose keys the load rotates over. Default: 300. */
+const KEY_POOL = Number(process.env.BENCH_KEY_POOL ?? 300);
 if (kind === 'bare') {
   const body = bodyArg?.startsWith('@') ? readFileSync(bodyArg.slice(1)) : Buffer.from(bodyArg ?? '', 'base64');
   const headers = JSON.parse(headersJson ?? '{}') as Record<string, string>;
@@ -28,9 +30,10 @@ if (kind === 'bare') {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else {
   const app = await startBenchPodtext();
-  // Several business-plan keys so a long run stays inside the daily allowances.
+  // A pool of business-plan accounts, as real traffic comes from many keys
+  // (and a long run stays inside the daily allowances).
   const keys = [];
-  for (let i = 0; i < 8; i++) keys.push(await benchAccount(app.podtext));
+  for (let i = 0; i < KEY_POOL; i++) keys.push(await benchAccount(app.podtext));
   const extra = kind === 'transcript' ? await seedBenchTranscript(app.podtext, keys) : {};
   process.stdout.write(`${JSON.stringify({ url: app.url, keys, ...extra })}\n`);
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -7,6 +7,8 @@ describe('config', () => {
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', siteUrl: 'http://localhost:8080', baseUrl: 'http://localhost:8080/api/v1', role: 'all', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>' });
     expect(c.webhookRetrySchedule).toEqual([60, 300, 900, 3600, 14400]);
     expect(c.standardLane.engine).toBe('sphinx');
+    expect(c.fastLane).toBeNull();
+    expect(c.fastConcurrency).toBe(8);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.charts?.overall).toBe('https://rss.marketingtools.apple.com/api/v2/us/podcasts/top/100/podcasts.json');
     expect(loadConfig({ APPLE_CHARTS_URL: 'off' }).charts).toBeNull();
@@ -25,9 +27,18 @@ describe('config', () => {
     [{ AI_URL: 'http://llm:8000' }, 'AI_MODEL'],
     [{ APPLE_CHARTS_URL: 'ftp://charts' }, 'APPLE_CHARTS_URL'],
     [{ APPLE_GENRE_CHARTS_URL: 'charts' }, 'APPLE_GENRE_CHARTS_URL'],
+    [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
+    [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
+    [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
+    [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('has a fast lane only with an engine faster than the standard one', () => {
+    expect(loadConfig({ FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://gpu:8000/v1', FAST_ASR_CONCURRENCY: '16' })).toMatchObject({ fastLane: { engine: 'openai', url: 'http://gpu:8000/v1' }, fastConcurrency: 16 });
+    expect(loadConfig({ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_MODEL: 'ggml-large-v3.bin' }).fastLane?.engine).toBe('whisper-cpp');
   });
 
   it('parses lists and trims the site URL', () => {

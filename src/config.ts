@@ -57,12 +57,14 @@ const envSchema = z.object({
   ASR_URL: urlString(['http:', 'https:']),
   ASR_MODEL: optionalString,
   ASR_API_KEY: optionalString,
-  FAST_ASR_ENGINE: engineName.default('sphinx'),
+  FAST_ASR_ENGINE: engineName.optional(),
   FAST_ASR_URL: urlString(['http:', 'https:']),
   FAST_ASR_MODEL: optionalString,
   FAST_ASR_API_KEY: optionalString,
+  FAST_ASR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   OUTBOUND_ALLOW: hostPortList,
   WEBHOOK_RETRY_SCHEDULE: secondsList,
+  AUDIO_CHECK_INTERVAL: z.coerce.number().positive().max(30 * 86_400).default(21_600),
   SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || /^[0-9a-f]{16}$/.test(v), {
     message: 'must be 16 lowercase hex characters',
   }),
@@ -118,11 +120,23 @@ export interface Config {
   /** Transcription workers in this process. Default: number of cores. */
   workers: number;
   standardLane: LaneConfig;
-  fastLane: LaneConfig;
+  /**
+   * The fast lane's engine; null (the default, FAST_ASR_ENGINE unset) means
+   * there is no fast lane and `fast: true` is refused. Never the standard
+   * lane's CPU engine: a fast lane that is not faster is not offered.
+   */
+  fastLane: LaneConfig | null;
+  /** Chunks of one fast-lane episode sent to the fast engine at once (FAST_ASR_CONCURRENCY). Default: 8. */
+  fastConcurrency: number;
   /** `host:port` pairs exempt from the private-address guard. Default: none. */
   outboundAllow: string[];
   /** Seconds to wait after each failed webhook attempt. Default: 60,300,900,3600,14400. */
   webhookRetrySchedule: number[];
+  /**
+   * Seconds between checks of a transcribed episode's audio for re-spliced
+   * ads (each episode's checks are spread over ±25 % of it). Default: 21600 (6 hours).
+   */
+  audioCheckIntervalSeconds: number;
   /** The public sample episode; unset means the one shipped with Podtext. */
   sampleTranscriptId?: string;
   /** pino level. Default: info. */
@@ -137,6 +151,25 @@ export interface Config {
 
 /** Thrown when a variable has a bad value; the message names the variable. */
 export class ConfigError extends Error {}
+
+/**
+ * The fast lane exists only with an engine that is faster than the standard
+ * lane's: an OpenAI-compatible endpoint (a rented GPU) or a whisper.cpp build
+ * other than the standard lane's. Anything else is refused at start rather
+ * than sold as fast.
+ */
+function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
+  if (!e.FAST_ASR_ENGINE) return null;
+  const fast: LaneConfig = { engine: e.FAST_ASR_ENGINE, url: e.FAST_ASR_URL, model: e.FAST_ASR_MODEL, apiKey: e.FAST_ASR_API_KEY };
+  const fail = (m: string) => new ConfigError(`Invalid configuration:\n  FAST_ASR_ENGINE: ${m}`);
+  if (fast.engine === 'sphinx') throw fail('sphinx runs on the CPU like the standard lane, so it cannot be a fast lane; set openai (with FAST_ASR_URL) or a GPU build of whisper-cpp, or leave it unset for no fast lane');
+  if (fast.engine === 'openai' && !fast.url) throw fail('openai needs FAST_ASR_URL (the OpenAI-compatible server, e.g. http://gpu-host:8000/v1)');
+  const standard = { engine: e.ASR_ENGINE, url: e.ASR_URL, model: e.ASR_MODEL };
+  if (fast.engine === standard.engine && fast.url === standard.url && fast.model === standard.model) {
+    throw fail('the same engine, URL and model as the standard lane is not faster; point FAST_ASR_URL at a faster build or server, or leave it unset');
+  }
+  return fast;
+}
 
 /**
  * Reads and validates the environment once.
@@ -166,9 +199,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     role: e.ROLE,
     workers: e.WORKERS ?? os.availableParallelism(),
     standardLane: { engine: e.ASR_ENGINE, url: e.ASR_URL, model: e.ASR_MODEL, apiKey: e.ASR_API_KEY },
-    fastLane: { engine: e.FAST_ASR_ENGINE, url: e.FAST_ASR_URL, model: e.FAST_ASR_MODEL, apiKey: e.FAST_ASR_API_KEY },
+    fastLane: fastLaneOf(e),
+    fastConcurrency: e.FAST_ASR_CONCURRENCY,
     outboundAllow: e.OUTBOUND_ALLOW,
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    audioCheckIntervalSeconds: e.AUDIO_CHECK_INTERVAL,
     sampleTranscriptId: e.SAMPLE_TRANSCRIPT_ID,
     logLevel: e.LOG_LEVEL,
     secretKey: e.SECRET_KEY,

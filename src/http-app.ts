@@ -1,18 +1,26 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import type { Services } from './core/services.js';
+import { DomainError } from './core/errors.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
+import { graphqlOverHttp } from './graphql/http-endpoint.js';
 import { createRestApi } from './rest/api-app.js';
 import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
+import { restDoor, routeMatcher } from './rest/middleware/door.js';
 import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
-import { registerPlainTranscriptRead } from './rest/routes/transcript-read.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
+import { errorPage } from './site/pages/error-page.js';
+import { isSitePath, sitePageError } from './site/site-errors.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Where the spec's REST API is mounted. */
+export const API_PREFIX = '/api/v1';
 
 export interface HttpApp {
   app: Hono<RestEnv>;
@@ -23,31 +31,43 @@ export interface HttpApp {
 export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean }): HttpApp {
   const app = new Hono<RestEnv>();
   const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
-  app.onError(onError);
-  app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
+  // The website answers with pages; the API and machine paths with the error body.
+  app.onError((err, c) => (isSitePath(c.req.path) ? sitePageError(c, err, services.log) : onError(err, c)));
+  app.notFound((c) =>
+    isSitePath(c.req.path) ? c.html(errorPage(404, 'Page not found', `There is no page at ${c.req.path}.`), 404) : c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404),
+  );
   app.use('*', async (c, next) => {
     c.set('services', services);
     c.set('log', services.log);
     await next();
   });
-  // The hottest read, in its plain shape, ahead of the checks below; see the file.
-  registerPlainTranscriptRead(app);
-  const bodyLimited = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 1 MB'), 413) });
-  // Only requests that carry a body: touching the body of a GET would make the
-  // Node adapter build a full Request object on the hot read path.
-  const limit: MiddlewareHandler<RestEnv> = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimited(c, next));
-  app.use('/api/*', limit);
-  app.use('/graphql', limit);
-  app.use('/api/*', inputGuard);
 
   const api = createRestApi();
   api.onError(onError);
-  app.route('/api/v1', api);
+  const bodyLimited = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new HTTPException(413);
+    },
+  });
+  // Only requests that carry a body: touching the body of a GET would make the
+  // Node adapter build a full Request object on the hot read path.
+  const limit: MiddlewareHandler<RestEnv> = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimited(c, next));
+  // The door comes first, so every answer below it is counted and stamped.
+  app.use(`${API_PREFIX}/*`, restDoor(routeMatcher(api, API_PREFIX)));
+  app.use(`${API_PREFIX}/*`, limit);
+  app.use(`${API_PREFIX}/*`, inputGuard);
+  app.route(API_PREFIX, api);
   // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
   registerInboxReceiver(app);
 
-  const yoga = createGraphQL(services, { production: options.production });
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => yoga.fetch(c.req.raw, { slot: { metered: { meter: null } } }));
+  const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl });
+  app.use('/graphql', limit);
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
+  app.all('/graphql', (c) => {
+    c.header('Allow', 'GET, POST, OPTIONS');
+    throw new DomainError('method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);
+  });
 
   const openapi = openApiDocument(api, options.siteUrl);
   registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, options.siteUrl);

@@ -10,11 +10,12 @@ import { type BillingProvider, noBillingProvider } from './accounts/billing.js';
 import { createCatalogIngest } from './catalog/ingest/catalog-ingest.js';
 import { createDiscovery } from './catalog/discovery/discovery-service.js';
 import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
-import { createGate } from './accounts/gate.js';
 import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
 import { createRegistration } from './accounts/registration.js';
+import { createSessionService } from './accounts/sessions.js';
 import { type Clock, systemClock } from './clock.js';
+import { createDoor } from './door/door.js';
 import { createLinks } from './links.js';
 import { createMailOutbox } from './mail/mail-outbox.js';
 import type { OnJobDone } from './jobs/job-done-payload.js';
@@ -68,7 +69,7 @@ export function createServices(deps: CoreDeps) {
     billing: deps.billing ?? noBillingProvider,
     siteUrl: deps.siteUrl,
   });
-  const gate = createGate(keys, metering);
+  const sessions = createSessionService({ db: deps.db, keys, clock });
   const outbound = deps.outbound ?? createOutboundClient();
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
@@ -102,8 +103,9 @@ export function createServices(deps: CoreDeps) {
     checkWebhookUrl: (url) => webhooks.assertWebhookUrl(url),
     options: deps.jobOptions,
   });
+  const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, gate, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,37 +1,23 @@
-import { type DocumentNode, type FragmentDefinitionNode, GraphQLError, Kind, type SelectionSetNode, getOperationAST } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import {
+  type DirectiveNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+  getOperationAST,
+  parse,
+} from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { Call } from '../core/door/door.js';
+import { type OperationName, isOperationName } from '../core/door/operations.js';
 import { DomainError, errorStatus } from '../core/errors.js';
-import type { MeterResult } from '../core/accounts/metering.js';
-import type { GraphQLContext } from './context.js';
 
-/** Root fields anyone may call without a key; they cost 0 requests. */
-const KEYLESS_FIELDS = new Set(['registerStart', 'registerConfirm']);
-/** Root fields that work without a key for some arguments (the public sample transcript). */
-const OPTIONAL_KEY_FIELDS = new Set(['transcript']);
-
-/**
- * Root fields of the operation, aliases and fragments included, so that
- * `{ a: me b: me }` costs 2: metering cannot be dodged by aliasing.
- */
-export function rootFields(document: DocumentNode, operationName?: string | null): string[] {
-  const op = getOperationAST(document, operationName);
-  if (!op) return [];
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const out: string[] = [];
-  const walk = (set: SelectionSetNode, seen: Set<string>) => {
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) out.push(s.name.value);
-      else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet, seen);
-      else if (s.kind === Kind.FRAGMENT_SPREAD && !seen.has(s.name.value)) {
-        const f = fragments.get(s.name.value);
-        if (f) walk(f.selectionSet, new Set([...seen, s.name.value]));
-      }
-    }
-  };
-  walk(op.selectionSet, new Set());
-  return out;
-}
+type Variables = Record<string, unknown> | null | undefined;
 
 export function toGraphQLError(err: unknown): GraphQLError {
   if (err instanceof DomainError) {
@@ -40,31 +26,106 @@ export function toGraphQLError(err: unknown): GraphQLError {
   return new GraphQLError('Something went wrong on our side; it has been logged.', { extensions: { code: 'internal' } });
 }
 
-async function admitOperation(ctx: GraphQLContext, document: DocumentNode, operationName?: string | null): Promise<GraphQLError | null> {
-  const fields = rootFields(document, operationName).filter((f) => !f.startsWith('__'));
-  const metered = fields.filter((f) => !KEYLESS_FIELDS.has(f));
-  const required = metered.some((f) => !OPTIONAL_KEY_FIELDS.has(f));
-  try {
-    const result = await ctx.services.gate.admit(ctx.headers, metered.length, required);
-    ctx.actor = result.actor;
-    ctx.metered.meter = result.meter;
-    return null;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'rate_limited') ctx.metered.meter = err.details?.meter as MeterResult;
-    return toGraphQLError(err);
-  }
+/** The operation a root field declares in its `operation` extension. */
+export function fieldOperation(type: GraphQLObjectType | null | undefined, field: string): OperationName | null {
+  const name = type?.getFields()[field]?.extensions?.operation;
+  return typeof name === 'string' && isOperationName(name) ? name : null;
 }
 
-/** The core gate, applied once per operation before any resolver runs. */
-export function admissionPlugin(): Plugin<GraphQLContext> {
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const error = await admitOperation(args.contextValue, args.document, args.operationName);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-    async onSubscribe({ args, setResultAndStopExecution }) {
-      const error = await admitOperation(args.contextValue, args.document, args.operationName);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
+function valueOf(node: ValueNode | undefined, variables: Variables): unknown {
+  if (!node) return undefined;
+  if (node.kind === Kind.VARIABLE) return variables?.[node.name.value];
+  if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  if (node.kind === Kind.BOOLEAN) return node.value;
+  return undefined;
+}
+
+/** False when `@skip(if: true)` or `@include(if: false)` leaves the selection out. */
+function included(directives: readonly DirectiveNode[] | undefined, variables: Variables): boolean {
+  for (const d of directives ?? []) {
+    const cond = valueOf(d.arguments?.find((a) => a.name.value === 'if')?.value, variables);
+    if (d.name.value === 'skip' && cond === true) return false;
+    if (d.name.value === 'include' && cond === false) return false;
+  }
+  return true;
+}
+
+interface RootField {
+  name: string;
+  transcriptId?: string;
+}
+
+/**
+ * The root fields an operation executes, merged as GraphQL executes them: one
+ * per response key (so `{me{credits} me{plan}}` is one field and `{a: me b: me}`
+ * two), each fragment spread once, `@skip`/`@include` applied.
+ */
+export function executedRootFields(op: OperationDefinitionNode, document: DocumentNode, variables: Variables): RootField[] {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const byKey = new Map<string, RootField>();
+  const spread = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const s of set.selections) {
+      if (!included(s.directives, variables)) continue;
+      if (s.kind === Kind.FIELD) {
+        const key = s.alias?.value ?? s.name.value;
+        if (byKey.has(key)) continue;
+        const id = valueOf(s.arguments?.find((a) => a.name.value === 'transcriptId')?.value, variables);
+        byKey.set(key, typeof id === 'string' ? { name: s.name.value, transcriptId: id } : { name: s.name.value });
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        walk(s.selectionSet);
+      } else if (!spread.has(s.name.value)) {
+        spread.add(s.name.value);
+        const f = fragments.get(s.name.value);
+        if (f) walk(f.selectionSet);
+      }
+    }
+  };
+  walk(op.selectionSet);
+  return [...byKey.values()];
+}
+
+const UNKNOWN: Call[] = [{ operation: 'unknownCall' }];
+
+/**
+ * The calls a GraphQL request makes through the door: one per executed root
+ * field that names an operation. A document that does not parse, names no
+ * operation, or selects only `__typename` and introspection is one
+ * `unknownCall`, so a keyed request is never free.
+ */
+export function createCallReader(schema: GraphQLSchema) {
+  const documents = new LRUCache<string, DocumentNode | false>({ max: 1000 });
+  function parsed(query: string): DocumentNode | null {
+    let doc = documents.get(query);
+    if (doc === undefined) {
+      try {
+        doc = parse(query, { noLocation: true });
+      } catch {
+        doc = false;
+      }
+      documents.set(query, doc);
+    }
+    return doc || null;
+  }
+  return (params: { query?: string | null; operationName?: string | null; variables?: Variables; document?: DocumentNode }): Call[] => {
+    const doc = params.document ?? (typeof params.query === 'string' ? parsed(params.query) : null);
+    if (!doc) return UNKNOWN;
+    let op: OperationDefinitionNode | null | undefined;
+    try {
+      op = getOperationAST(doc, params.operationName);
+    } catch {
+      op = null;
+    }
+    if (!op) return UNKNOWN;
+    const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    const calls: Call[] = [];
+    for (const f of executedRootFields(op, doc, params.variables)) {
+      const operation = fieldOperation(root, f.name);
+      if (operation) calls.push(f.transcriptId === undefined ? { operation } : { operation, input: { transcriptId: f.transcriptId } });
+    }
+    return calls.length ? calls : UNKNOWN;
   };
 }
+
+export type CallReader = ReturnType<typeof createCallReader>;

@@ -1,12 +1,11 @@
 import type { Actor } from '../core/accounts/actor.js';
-import type { MeterResult } from '../core/accounts/metering.js';
+import type { RateLimitHeaders } from '../core/door/door.js';
 import type { Services } from '../core/services.js';
 
-/** Per operation: filled by the admission plugin before any resolver runs. */
+/** Per operation: filled from what the door admitted before any resolver runs. */
 export interface GraphQLContext {
   services: Services;
-  headers: { authorization?: string | null; xApiKey?: string | null };
   actor: Actor | null;
-  /** Shared by reference with the HTTP response hook, which stamps the rate-limit headers. */
-  metered: { meter: MeterResult | null };
+  /** The rate-limit figures after this operation, for transports without headers. */
+  rateLimit: RateLimitHeaders;
 }

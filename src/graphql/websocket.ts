@@ -1,84 +1,106 @@
 import type { Server } from 'node:http';
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Actor } from '../core/accounts/actor.js';
-import { lookupHash } from '../core/accounts/api-key.js';
-import { keyFromHeaders } from '../core/accounts/credentials.js';
+import type { Credentials } from '../core/door/credentials.js';
 import type { Services } from '../core/services.js';
-import type { PodtextYoga } from './yoga.js';
+import { toGraphQLError } from './admission.js';
+import type { GraphQLContext } from './context.js';
+import { badVariables, type PodtextYoga } from './yoga.js';
 
 /** Close code for a refused or retired key. */
 const FORBIDDEN = 4403;
 
-function keyFromParams(params: Record<string, unknown> | undefined): string | null {
+function credentialsFromParams(params: Record<string, unknown> | undefined): Credentials {
   const p = params ?? {};
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  return keyFromHeaders(str(p.authorization) ?? str(p.Authorization), str(p.apiKey) ?? str(p['X-Api-Key']) ?? str(p['x-api-key']));
+  const list = (...values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
+  return { authorization: list(p.authorization, p.Authorization), apiKey: list(p.apiKey, p['X-Api-Key'], p['x-api-key']) };
+}
+
+type Extra = Record<string, unknown> & {
+  actor: Actor;
+  release(): void;
+  /** Rate-limit figures of each subscription, by its id. */
+  rateLimits: Map<string, GraphQLContext['rateLimit']>;
+};
+
+/** The rate-limit figures where graphql-ws has no headers: in each payload's `extensions`. */
+function stamped(result: ExecutionResult, rateLimit: GraphQLContext['rateLimit'] | undefined): ExecutionResult {
+  if (!rateLimit) return result;
+  return { ...result, extensions: { ...result.extensions, rateLimit: { limit: Number(rateLimit['x-ratelimit-limit']), remaining: Number(rateLimit['x-ratelimit-remaining']) } } };
 }
 
 /**
- * graphql-ws on `/graphql`, sharing yoga's plugins and context through
- * `getEnveloped`. The key comes in `connectionParams` (`authorization:
- * "Bearer …"` or `apiKey`); a bad key closes with 4403, and rotating the key
- * closes every socket opened with it.
+ * graphql-ws on `/graphql`, sharing yoga's plugins through `getEnveloped`. The
+ * key comes in `connectionParams` (`authorization: "Bearer …"` or `apiKey`)
+ * and is checked once, at the handshake; each operation is then admitted by
+ * the door for that actor. A bad key closes with 4403, and so does retiring
+ * the key. A subscribe message that cannot run is answered with an `error`
+ * for its id; the socket and its other subscriptions go on.
  */
 export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, services: Services): () => Promise<void> {
   const wss = new WebSocketServer({ server, path: '/graphql' });
-  const open = new Map<string, Set<{ close(code: number, reason: string): void }>>();
 
-  const unsubscribe = services.bus.subscribe((e) => {
-    if (e.type !== 'key.revoked') return;
-    for (const socket of open.get(e.lookupHash) ?? []) socket.close(FORBIDDEN, 'API key retired');
-    open.delete(e.lookupHash);
-  });
-
-  useServer<Record<string, unknown>, { actor: Actor; keyHash: string }>(
+  useServer<Record<string, unknown>, Extra>(
     {
       connectionInitWaitTimeout: 3000,
       onConnect: async (ctx) => {
         try {
-          const key = keyFromParams(ctx.connectionParams);
-          if (!key) return false;
-          ctx.extra.actor = await services.keys.authenticate(key);
-          ctx.extra.keyHash = lookupHash(key);
-          const set = open.get(ctx.extra.keyHash) ?? new Set();
-          set.add(ctx.extra.socket);
-          open.set(ctx.extra.keyHash, set);
+          const actor = await services.door.authenticate(credentialsFromParams(ctx.connectionParams));
+          if (!actor) return false;
+          const watch = yoga.retirement.watch(actor);
+          watch.signal.addEventListener('abort', () => ctx.extra.socket.close(FORBIDDEN, 'API key retired'), { once: true });
+          Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map() });
           return true;
         } catch {
           return false;
         }
       },
-      onClose: (ctx) => {
-        if (ctx.extra.keyHash) open.get(ctx.extra.keyHash)?.delete(ctx.extra.socket);
-      },
+      onClose: (ctx) => ctx.extra.release?.(),
       execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
-        const key = keyFromParams(ctx.connectionParams);
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          wsHeaders: { authorization: key ? `Bearer ${key}` : null, xApiKey: null },
-          params: payload,
-        });
+      onSubscribe: async (ctx, id, payload) => {
+        // Set by onConnect, which graphql-ws runs before any subscribe.
+        const { actor, rateLimits } = ctx.extra as Required<Extra>;
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, params: payload });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          const admission = await services.door.admitActor(yoga.readCalls({}), actor);
+          rateLimits.set(id, admission.headers);
+          return [err instanceof GraphQLError ? err : toGraphQLError(err)];
+        }
+        const admission = await services.door.admitActor(yoga.readCalls({ document, operationName: payload.operationName, variables: payload.variables }), actor);
+        rateLimits.set(id, admission.headers);
+        const refusal = admission.error ?? badVariables(payload.variables);
+        if (refusal) return [toGraphQLError(refusal)];
+        const wsContext: GraphQLContext = { services, actor, rateLimit: admission.headers };
         const args = {
           schema,
           operationName: payload.operationName,
-          document: parse(payload.query),
+          document,
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue: await contextFactory({ wsContext } as never),
           rootValue: { execute, subscribe },
         };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
+        let errors: readonly GraphQLError[];
+        try {
+          errors = validate(args.schema, args.document);
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : toGraphQLError(err)];
+        }
+        if (errors.length) return [...errors];
         return args;
       },
+      onNext: (ctx, id, _payload, _args, result) => stamped(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
+      onComplete: (ctx, id) => void ctx.extra.rateLimits?.delete(id),
     },
     wss,
   );
 
   return async () => {
-    unsubscribe();
     for (const client of wss.clients) client.close(1001, 'Server shutting down');
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   };

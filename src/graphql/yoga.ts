@@ -1,63 +1,161 @@
 import { GraphQLError } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { KEYLESS_METER } from '../core/accounts/gate.js';
-import { DomainError } from '../core/errors.js';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { findBadValue } from '../core/door/bad-input.js';
+import type { Credentials } from '../core/door/credentials.js';
+import { type Admission, KEYLESS_HEADERS } from '../core/door/door.js';
+import { DomainError, invalid } from '../core/errors.js';
 import type { Services } from '../core/services.js';
-import { admissionPlugin, toGraphQLError } from './admission.js';
+import { type CallReader, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
+import { type KeyRetirement, createKeyRetirement } from './key-retirement.js';
 import { queryLimits } from './limits.js';
 import { buildSchema } from './schema.js';
 
-/** Passed per HTTP request so the response can read the operation's meter. */
+/** Passed per HTTP request: what the caller sent, and what the door decided. */
 export interface ContextSlot {
-  metered: GraphQLContext['metered'];
+  credentials: Credentials;
+  admission: Admission | null;
 }
 
-export type PodtextYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
+export type PodtextYoga = YogaServerInstance<{ slot: ContextSlot }, GraphQLContext> & {
+  /** Reads a document's calls for the door; shared with graphql-ws. */
+  readCalls: CallReader;
+  retirement: KeyRetirement;
+};
+
+/** NUL characters and absurd nesting in variables, refused as REST refuses them in bodies. */
+export function badVariables(variables: unknown): DomainError | null {
+  const bad = findBadValue(variables ?? {}, 'variables', 0);
+  return bad ? invalid(bad.path, bad.why) : null;
+}
+
+/**
+ * The GraphQL side of the one door, for HTTP and SSE: each operation of a
+ * request (a batch has several) is admitted before it is parsed for
+ * execution, so documents that do not parse or validate are counted too; the
+ * rate-limit headers of the last admission go on the response.
+ */
+function doorPlugin(services: Services, readCalls: CallReader): Plugin<Record<string, unknown>, { slot: ContextSlot }> {
+  return {
+    async onParams({ params, context, setResult }) {
+      const slot = context.slot;
+      const admission = await services.door.admit(readCalls(params), slot.credentials);
+      slot.admission = admission;
+      const error = admission.error ?? badVariables(params.variables);
+      if (error) setResult({ errors: [toGraphQLError(error)] });
+    },
+    async onResponse({ response, serverContext }) {
+      const slot = (serverContext as { slot?: ContextSlot } | undefined)?.slot;
+      // Answered before any operation was read (a request yoga could not read): still one call.
+      if (slot && !slot.admission) slot.admission = await services.door.admit({ operation: 'unknownCall' }, slot.credentials);
+      const headers = slot?.admission?.headers ?? KEYLESS_HEADERS;
+      response.headers.set('X-RateLimit-Limit', headers['x-ratelimit-limit']);
+      response.headers.set('X-RateLimit-Remaining', headers['x-ratelimit-remaining']);
+    },
+  };
+}
+
+/** Subscriptions end when the key they were opened with is retired, over SSE as over graphql-ws. */
+function retirementPlugin(retirement: KeyRetirement): Plugin<GraphQLContext> {
+  return {
+    onSubscribe({ args }) {
+      const watch = retirement.watch(args.contextValue.actor);
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (!(Symbol.asyncIterator in result)) {
+            watch.release();
+            return;
+          }
+          setResult(endOnAbort(result as AsyncIterable<never>, watch.signal, watch.release));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * `source`, ending as soon as `signal` aborts, even while it waits for its
+ * next item (a pending `next()` of an async generator would hold `return()`).
+ */
+function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () => void): AsyncIterableIterator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let finished = false;
+  const finish = (value?: unknown): IteratorResult<T> => {
+    if (!finished) {
+      finished = true;
+      onEnd();
+      void it.return?.(value as never)?.catch(() => undefined);
+    }
+    return { done: true, value: value as never };
+  };
+  const aborted = new Promise<IteratorResult<T>>((resolve) => signal.addEventListener('abort', () => resolve(finish()), { once: true }));
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      if (finished || signal.aborted) return finish();
+      const r = await Promise.race([it.next(), aborted]);
+      return r.done ? finish(r.value) : r;
+    },
+    async return(value?: unknown) {
+      return finish(value);
+    },
+    async throw(err?: unknown) {
+      finish();
+      throw err;
+    },
+  };
+}
+
+/** Every error a client sees carries `extensions.code`, as REST's carry `code`. */
+function withCode(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'invalid_request' } });
+}
 
 /**
  * GraphQL over the same core services as REST. Domain errors keep their code
  * in `extensions.code`; anything else is logged once and masked.
  */
-export function createGraphQL(services: Services, options: { production: boolean }): PodtextYoga {
-  return createYoga<Record<string, unknown>, GraphQLContext>({
-    schema: buildSchema(),
+export function createGraphQL(services: Services, options: { production: boolean; siteUrl: string }): PodtextYoga {
+  const schema = buildSchema();
+  const readCalls = createCallReader(schema);
+  const retirement = createKeyRetirement(services.bus);
+  const siteOrigin = new URL(options.siteUrl).origin;
+  const yoga = createYoga<{ slot: ContextSlot }, GraphQLContext>({
+    schema,
     graphqlEndpoint: '/graphql',
     batching: { limit: 10 },
     landingPage: !options.production,
-    graphiql: !options.production,
+    graphiql: !options.production && { title: 'GraphiQL · Podtext' },
+    // GraphiQL's assets bundled in the package: the explorer loads nothing from a CDN.
+    renderGraphiQL,
     logging: false,
+    // Browsers on the site's own origin may send its cookie; any other origin
+    // may call with a key in a header, never with credentials.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      if (origin === siteOrigin) return { origin: siteOrigin, credentials: true };
+      return { origin: '*', credentials: false, allowedHeaders: ['authorization', 'x-api-key', 'content-type'] };
+    },
     maskedErrors: {
       maskError(error) {
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof DomainError) return toGraphQLError(original);
         if (original instanceof GraphQLError && original.extensions?.code) return original;
-        if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return error;
+        if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
         services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);
       },
     },
     context: (initial) => {
-      const { request, wsHeaders, slot } = initial as { request?: Request; wsHeaders?: GraphQLContext['headers']; slot?: ContextSlot };
-      const ctx: GraphQLContext = {
-        services,
-        // graphql-ws connections carry the key in connectionParams instead of headers.
-        headers: wsHeaders ?? { authorization: request?.headers.get('authorization'), xApiKey: request?.headers.get('x-api-key') },
-        actor: null,
-        metered: slot?.metered ?? { meter: null },
-      };
-      return ctx;
+      const { slot, wsContext } = initial as { slot?: ContextSlot; wsContext?: GraphQLContext };
+      if (wsContext) return wsContext;
+      return { services, actor: slot?.admission?.actor ?? null, rateLimit: slot?.admission?.headers ?? KEYLESS_HEADERS };
     },
-    plugins: [
-      ...queryLimits(options.production),
-      admissionPlugin(),
-      {
-        onResponse({ response, serverContext }) {
-          const meter = (serverContext as { slot?: ContextSlot } | undefined)?.slot?.metered.meter ?? KEYLESS_METER;
-          response.headers.set('X-RateLimit-Limit', String(meter.limit));
-          response.headers.set('X-RateLimit-Remaining', String(Math.max(0, meter.remaining)));
-        },
-      },
-    ],
+    plugins: [doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin],
   });
+  return Object.assign(yoga, { readCalls, retirement });
 }

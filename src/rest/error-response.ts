@@ -3,23 +3,42 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
 import type { Logger } from '../infra/logger.js';
+import { bodyUnread } from './request-credentials.js';
 
 export function errorBody(code: ErrorCode, message: string) {
   return { error: { code, message } };
 }
 
+/** The error body, closing the connection when the request's body was never read. */
+function answer(c: Context, code: ErrorCode, message: string, status: number): Response {
+  // Node would read and drop, or cut off, a body nobody read; either way the
+  // connection must not be offered for reuse.
+  if (bodyUnread(c)) c.header('Connection', 'close');
+  return c.json(errorBody(code, message), status as ContentfulStatusCode);
+}
+
 /** The one place a thrown error becomes an HTTP answer. */
 export function toErrorResponse(c: Context, err: unknown, log: Logger): Response {
-  if (err instanceof DomainError) {
-    return c.json(errorBody(err.code, err.message), errorStatus[err.code] as ContentfulStatusCode);
-  }
+  if (err instanceof DomainError) return answer(c, err.code, err.message, errorStatus[err.code]);
   if (err instanceof HTTPException) {
     // Raised by Hono itself: body limit, malformed input.
     const status = err.status;
     const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'invalid_request';
     const message = status === 413 ? 'body: larger than 1 MB' : err.message || 'body: malformed request';
-    return c.json(errorBody(code, message), status as ContentfulStatusCode);
+    return answer(c, code, message, status);
+  }
+  if (isClientAbort(err)) {
+    // The client went away mid-request: nothing to answer, nothing to alarm anyone about.
+    log.debug({ err }, 'client aborted the request');
+    return answer(c, 'invalid_request', 'request: aborted by the client', 400);
   }
   log.error({ err }, 'unhandled error');
-  return c.json(errorBody('internal', 'Something went wrong on our side; it has been logged.'), 500);
+  return answer(c, 'internal', 'Something went wrong on our side; it has been logged.', 500);
+}
+
+/** An error raised because the client closed the connection while sending its body. */
+export function isClientAbort(err: unknown): boolean {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } } | null;
+  if (!e) return false;
+  return e.code === 'ECONNRESET' || e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.name === 'AbortError' || e.cause?.code === 'ECONNRESET' || (e as Error).message === 'aborted';
 }

@@ -16,7 +16,9 @@ function description(): string {
   return [
     'Podtext: podcast discovery, transcripts (JSON, text, SRT, VTT, word timings), transcription jobs, credits, webhooks and AI Search.',
     '',
-    'Every call made with a key counts 1 request against the daily allowance (UTC day); keyless calls count 0. One credit is one hour of audio.',
+    'Every call made with a key counts 1 request against the daily allowance (UTC day), whatever its answer: success, 400, 402, 404 (unknown paths under `/api/v1` included), 405, 409, 413 or 429; reading the public sample with a key counts 1 too. Calls without a key count 0, and the two registration calls never count. A key that matches no account (401), or two different keys (400), counts nothing: there is no account to count against. One credit is one hour of audio.',
+    '',
+    '`X-RateLimit-Limit` and `X-RateLimit-Remaining` are on every answer under `/api/v1`; calls counted against no account (keyless calls, 401s) report the Free allowance untouched (1000 and 1000). A header sent twice (`Authorization` or `X-Api-Key`) is refused with 400. An answer given before a request body was read (413 among them) says `Connection: close`.',
     '',
     '## Credit prices',
     '| Action | Credits |',

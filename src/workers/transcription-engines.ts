@@ -38,10 +38,10 @@ export function outboundPost(client: OutboundClient): PostFn {
 }
 
 /** One engine per lane, built from ASR_ENGINE / FAST_ASR_ENGINE and their *_URL, *_MODEL, *_API_KEY. */
-export function createLaneEngine(lane: LaneConfig, client: OutboundClient): AsrEngine {
+export function createLaneEngine(lane: LaneConfig, client: OutboundClient, timeoutMs?: number): AsrEngine {
   switch (lane.engine) {
     case 'openai':
-      return createAsrEngine('openai', { url: lane.url, model: lane.model, apiKey: lane.apiKey, post: outboundPost(client) });
+      return createAsrEngine('openai', { url: lane.url, model: lane.model, apiKey: lane.apiKey, post: outboundPost(client), timeoutMs });
     case 'whisper-cpp':
       // One thread per engine run: parallelism comes from worker slots, one chunk each.
       return createAsrEngine('whisper-cpp', { binaryPath: lane.url, modelPath: lane.model, threads: 1 });
@@ -52,6 +52,18 @@ export function createLaneEngine(lane: LaneConfig, client: OutboundClient): AsrE
 
 export type LaneEngines = Record<Lane, AsrEngine>;
 
-export function createLaneEngines(lanes: Record<Lane, LaneConfig>, client: OutboundClient): LaneEngines {
-  return { standard: createLaneEngine(lanes.standard, client), fast: createLaneEngine(lanes.fast, client) };
+/** The lanes' settings: `fast` null when there is no fast lane. */
+export interface LaneConfigs {
+  standard: LaneConfig;
+  fast: LaneConfig | null;
+}
+
+/**
+ * Without a fast lane, `fast` is the standard engine itself: a fast task
+ * queued before the fast lane was switched off runs there, and its premium is
+ * refunded as for any fallback.
+ */
+export function createLaneEngines(lanes: LaneConfigs, client: OutboundClient, opts: { fastTimeoutMs?: number } = {}): LaneEngines {
+  const standard = createLaneEngine(lanes.standard, client);
+  return { standard, fast: lanes.fast ? createLaneEngine(lanes.fast, client, opts.fastTimeoutMs) : standard };
 }

@@ -1,19 +1,22 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { asrDoc } from '../core/jobs/asr-doc.js';
 import type { Lane } from '../core/jobs/lanes.js';
+import type { NewChunk } from '../core/jobs/chunk-queue.js';
 import type { TaskResult } from '../core/jobs/settle-task.js';
 import type { ClaimedTask } from '../core/jobs/task-queue.js';
 import type { Logger } from '../infra/logger.js';
-import { AsrError, type AsrEngine } from '../infra/asr/asr-engine.js';
+import { AsrError } from '../infra/asr/asr-engine.js';
 import { stitch } from '../infra/asr/transcribe-chunked.js';
 import { decodeToPcm } from '../infra/audio/decode-to-pcm.js';
 import { splitAtSilences } from '../infra/audio/split-at-silences.js';
-import { extractChunk } from '../infra/audio/wav-file.js';
+import { type Chunk, extractChunk } from '../infra/audio/wav-file.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
 import { type SlotLender, transcribeChunks } from './transcription-chunks.js';
 import type { LaneEngines } from './transcription-engines.js';
+import { fanOutChunks } from './transcription-fan-out.js';
 
 /** Limits and sizes of the pipeline. Tests shorten them; defaults suit podcasts. */
 export interface PipelineOptions {
@@ -29,6 +32,14 @@ export interface PipelineOptions {
   chunkSeconds: number;
   /** Longest chunk, in seconds. Default: 60. */
   maxChunkSeconds: number;
+  /** Chunks of one fast-lane episode sent to the fast engine at once (FAST_ASR_CONCURRENCY). Default: 8. */
+  fastConcurrency: number;
+  /** Tries per chunk on the fast engine before the episode falls back to the standard lane. Default: 3. */
+  fastChunkAttempts: number;
+  /** Limit of one chunk's request to the fast engine, in ms. Default: 120000. */
+  fastChunkTimeoutMs: number;
+  /** Pause before the fast engine's retry n of a chunk is this times 2^(n-1), in ms. Default: 1000. */
+  fastRetryDelayMs: number;
 }
 
 export const defaultPipelineOptions: PipelineOptions = {
@@ -38,6 +49,10 @@ export const defaultPipelineOptions: PipelineOptions = {
   maxRedirects: 5,
   chunkSeconds: 30,
   maxChunkSeconds: 60,
+  fastConcurrency: 8,
+  fastChunkAttempts: 3,
+  fastChunkTimeoutMs: 120_000,
+  fastRetryDelayMs: 1000,
 };
 
 export interface PipelineDeps {
@@ -46,6 +61,11 @@ export interface PipelineDeps {
   /** Whether the fast lane's engine can run now (checked at most once a minute). */
   fastAvailable(): Promise<boolean>;
   lender: SlotLender;
+  /**
+   * Queues the chunks as chunk tasks any worker may claim and lets go of the
+   * task; false when the attempt is stale.
+   */
+  handOff(chunks: NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean>;
   options: PipelineOptions;
   log: Logger;
 }
@@ -73,7 +93,7 @@ export async function runPipeline(
   deps: PipelineDeps,
   report: Report,
   signal: AbortSignal,
-): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings }> {
+): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings } | { handedOff: boolean }> {
   const began = performance.now();
   await mkdir(workDir, { recursive: true });
   try {
@@ -94,36 +114,59 @@ export async function runPipeline(
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });
     await report('recognise', 0);
 
-    let engineLane: Lane = task.lane === 'fast' && (await deps.fastAvailable()) ? 'fast' : 'standard';
+    const hasFastLane = deps.engines.fast !== deps.engines.standard;
+    let engineLane: Lane = task.lane === 'fast' && hasFastLane && (await deps.fastAvailable()) ? 'fast' : 'standard';
     let engineSeconds = 0;
     let borrowedSeconds = 0;
-    const recognise = async (engine: AsrEngine) => {
+    const onProgress = (done: number, total: number) => void report('recognise', done / total).catch(() => undefined);
+    const recognise = async (lane: Lane) => {
+      const engine = deps.engines[lane];
       const t0 = performance.now();
-      const run = await transcribeChunks(
-        chunks,
-        async (chunk, chunkSignal) => {
-          const file = join(workDir, `chunk-${chunk.index}.wav`);
-          try {
-            await extractChunk(wav, chunk, file);
-            return await engine.transcribe(file, { signal: chunkSignal });
-          } finally {
-            await rm(file, { force: true });
-          }
-        },
-        { lender: deps.lender, signal, onProgress: (done, total) => void report('recognise', done / total).catch(() => undefined) },
-      );
+      const transcribeOne = async (chunk: Chunk, chunkSignal: AbortSignal) => {
+        const file = join(workDir, `chunk-${chunk.index}-${randomUUID().slice(0, 8)}.wav`);
+        try {
+          await extractChunk(wav, chunk, file);
+          return await engine.transcribe(file, { signal: chunkSignal });
+        } finally {
+          await rm(file, { force: true });
+        }
+      };
+      let results;
+      if (lane === 'fast') {
+        // The remote engine is the parallelism: its chunks go out FAST_ASR_CONCURRENCY at a time.
+        const o = deps.options;
+        results = await fanOutChunks(chunks, transcribeOne, { concurrency: o.fastConcurrency, attempts: o.fastChunkAttempts, retryDelayMs: o.fastRetryDelayMs, signal, onProgress });
+      } else {
+        const run = await transcribeChunks(chunks, transcribeOne, { lender: deps.lender, signal, onProgress });
+        borrowedSeconds += run.borrowedSeconds;
+        results = run.results;
+      }
       engineSeconds += (performance.now() - t0) / 1000;
-      borrowedSeconds += run.borrowedSeconds;
-      return stitch(engine, chunks, run.results);
+      return stitch(engine, chunks, results);
+    };
+    // Several chunks on the standard lane become chunk tasks: every worker process sharing the
+    // database (any machine) takes some, and the last one to land stitches and settles.
+    const handOff = async () => {
+      const queued: NewChunk[] = [];
+      for (const chunk of chunks) {
+        const file = join(workDir, `chunk-${chunk.index}.wav`);
+        await extractChunk(wav, chunk, file);
+        queued.push({ ...chunk, audio: await readFile(file) });
+        await rm(file, { force: true });
+      }
+      return { handedOff: await deps.handOff(queued, { engineLane: 'standard', audioSeconds: durationSeconds, splitSeconds: (performance.now() - began) / 1000 }) };
     };
     let words;
+    if (engineLane === 'standard' && chunks.length > 1) return await handOff();
     try {
-      words = await recognise(deps.engines[engineLane]);
+      words = await recognise(engineLane);
     } catch (err) {
       if (engineLane !== 'fast' || signal.aborted || !(err instanceof AsrError)) throw err;
-      deps.log.warn({ err: err.message }, 'fast-lane engine failed; falling back to the standard lane');
+      deps.log.warn({ err: err.message }, 'fast-lane engine failed for good; falling back to the standard lane');
       engineLane = 'standard';
-      words = await recognise(deps.engines.standard);
+      await report('recognise', 0);
+      if (chunks.length > 1) return await handOff();
+      words = await recognise('standard');
     }
     await report('commit', 1);
     const wallSeconds = (performance.now() - began) / 1000;
@@ -138,7 +181,8 @@ export async function runPipeline(
         language,
         durationSeconds,
         engineLane,
-        slotSeconds: wallSeconds + borrowedSeconds,
+        // The fast lane's rate is per concurrent request: the ETA spreads its episodes over as many.
+        slotSeconds: engineLane === 'fast' ? wallSeconds * Math.max(1, Math.min(deps.options.fastConcurrency, chunks.length)) : wallSeconds + borrowedSeconds,
       },
     };
   } finally {

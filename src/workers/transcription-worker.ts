@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { LaneConfig } from '../config.js';
 import type { JobService } from '../core/jobs/job-service.js';
-import type { Lane } from '../core/jobs/lanes.js';
+import { performance } from 'node:perf_hooks';
+import type { ClaimedChunk } from '../core/jobs/chunk-queue.js';
 import type { ClaimedTask } from '../core/jobs/task-queue.js';
 import type { EventBus } from '../infra/events/event-bus.js';
 import type { Logger } from '../infra/logger.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
 import type { OnJobDone } from '../core/jobs/job-done-payload.js';
 import type { JobOptions } from '../core/jobs/job-options.js';
-import { createLaneEngines } from './transcription-engines.js';
+import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
 import { classifyFailure } from './transcription-errors.js';
 import { defaultPipelineOptions, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
 import { checkTranscriptionTools } from './transcription-preflight.js';
@@ -30,6 +30,7 @@ export interface JobOverrides {
   onJobDone?: OnJobDone;
   workers?: Partial<TranscriptionWorkerOptions>;
   onTaskTimings?: TranscriptionWorkerDeps['onTaskTimings'];
+  onChunkTimings?: TranscriptionWorkerDeps['onChunkTimings'];
 }
 
 export const defaultWorkerOptions: TranscriptionWorkerOptions = { ...defaultPipelineOptions, pollMs: 2000, announceMs: 5000 };
@@ -42,12 +43,14 @@ export interface TranscriptionWorkerDeps {
   workers: number;
   /** Scratch audio goes under `<dataDir>/scratch/`. */
   dataDir: string;
-  lanes: Record<Lane, LaneConfig>;
+  lanes: LaneConfigs;
   /** The guarded client (audio downloads, the OpenAI engine's requests). */
   outbound: OutboundClient;
   options?: Partial<TranscriptionWorkerOptions>;
   /** Called after each stored task with where its time went (the bench reads it). */
   onTaskTimings?: (task: ClaimedTask, timings: PipelineTimings) => void;
+  /** Called after each stored chunk with its engine time; `settled` on the episode's last one (the bench reads it). */
+  onChunkTimings?: (chunk: ClaimedChunk, timings: { engineSeconds: number; settled: boolean }) => void;
 }
 
 /**
@@ -60,13 +63,13 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
   const options = { ...defaultWorkerOptions, ...deps.options };
   const { jobs, log } = deps;
   const { outbound } = deps;
-  const engines = createLaneEngines(deps.lanes, outbound);
+  const engines = createLaneEngines(deps.lanes, outbound, { fastTimeoutMs: options.fastChunkTimeoutMs });
   const preflight = await checkTranscriptionTools(engines);
   if (!preflight.ok) {
     log.error({ problems: preflight.problems }, `Transcription workers not started: ${preflight.problems.join('; ')}. Install what is missing and restart; the API keeps serving and requests stay queued.`);
     return;
   }
-  if (!preflight.fastOk) log.warn(`${preflight.fastProblem}: fast-lane episodes run on the standard engine and their premium is refunded.`);
+  if (deps.lanes.fast && !preflight.fastOk) log.warn(`${preflight.fastProblem}: fast-lane episodes run on the standard engine and their premium is refunded.`);
   let fastChecked = { at: Date.now(), ok: preflight.fastOk };
   const fastAvailable = async () => {
     if (Date.now() - fastChecked.at > 60_000) fastChecked = { at: Date.now(), ok: (await engines.fast.available()).ok };
@@ -124,7 +127,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f) },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };
@@ -133,6 +136,13 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
         },
         controller.signal,
       );
+      if ('handedOff' in out) {
+        // The task is its chunks' now: its lease is gone, so the heartbeat's refusal is expected.
+        lost = true;
+        await beating;
+        if (!out.handedOff) tlog.warn('split rejected: the lease had run out or the task was claimed again');
+        return;
+      }
       await beating;
       if (lost) return;
       const outcome = await jobs.tasks.complete(task, out.result, out.engineName);
@@ -157,6 +167,58 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     }
   }
 
+  async function runChunk(chunk: ClaimedChunk): Promise<void> {
+    const clog = log.child({ taskId: chunk.taskId, chunk: chunk.index, attempt: chunk.attempt });
+    const controller = new AbortController();
+    const stop = () => controller.abort(new Error('worker stopping'));
+    signal.addEventListener('abort', stop, { once: true });
+    let lost = false;
+    const timer = setInterval(() => {
+      void jobs.tasks
+        .heartbeatChunk(chunk)
+        .catch(() => true)
+        .then((ok) => {
+          if (!ok && !lost) {
+            lost = true;
+            controller.abort(new Error('lease lost'));
+          }
+        });
+    }, Math.max(200, (chunk.leaseSeconds * 1000) / 3));
+    const file = join(scratch, `chunk-${chunk.taskId}-${chunk.index}-${chunk.attempt}.wav`);
+    try {
+      if (chunk.failures >= chunk.maxAttempts) {
+        await jobs.tasks.failChunk(chunk, { message: `gave up after ${chunk.failures} attempts (workers stopped mid-chunk)`, permanent: true });
+        return;
+      }
+      await mkdir(scratch, { recursive: true });
+      await writeFile(file, chunk.audio);
+      const began = performance.now();
+      const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal });
+      const wallSeconds = (performance.now() - began) / 1000;
+      if (lost) return;
+      const outcome = await jobs.tasks.completeChunk(chunk, result, wallSeconds, engines);
+      if (outcome === 'stale') clog.warn('late chunk rejected: the lease had run out or the chunk was claimed again');
+      else deps.onChunkTimings?.(chunk, { engineSeconds: wallSeconds, settled: outcome === 'settled' });
+    } catch (err) {
+      if (lost) {
+        clog.warn('chunk lease lost; left to another worker');
+      } else if (signal.aborted) {
+        await jobs.tasks.releaseChunk(chunk).catch((e) => clog.warn({ err: e }, 'chunk release failed; the lease will run out'));
+      } else {
+        const failure = classifyFailure(err);
+        const outcome = await jobs.tasks.failChunk(chunk, failure).catch((e) => {
+          clog.error({ err: e }, 'could not record a failed chunk attempt');
+          return 'error';
+        });
+        clog.warn({ reason: failure.message, outcome }, 'chunk attempt failed');
+      }
+    } finally {
+      clearInterval(timer);
+      signal.removeEventListener('abort', stop);
+      await rm(file, { force: true });
+    }
+  }
+
   const idle = () =>
     new Promise<void>((resolve) => {
       const t = setTimeout(done, options.pollMs);
@@ -175,19 +237,20 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
         continue;
       }
       pool.reserve();
-      let task: ClaimedTask | null = null;
+      let work: Awaited<ReturnType<typeof jobs.tasks.claimWork>> = null;
       try {
-        task = await jobs.tasks.claim(poolId);
+        work = await jobs.tasks.claimWork(poolId);
       } catch (err) {
-        log.error({ err }, 'claiming a transcription task failed');
+        log.error({ err }, 'claiming transcription work failed');
       } finally {
         pool.unreserve();
       }
       if (signal.aborted) {
-        if (task) await jobs.tasks.release(task).catch(() => undefined);
+        if (work && 'task' in work) await jobs.tasks.release(work.task).catch(() => undefined);
+        if (work && 'chunk' in work) await jobs.tasks.releaseChunk(work.chunk).catch(() => undefined);
         break;
       }
-      if (!task) {
+      if (!work) {
         pool.queueEmpty = true;
         pool.notify();
         await idle();
@@ -195,7 +258,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       }
       pool.queueEmpty = false;
       pool.take();
-      const run: Promise<void> = runTask(task).finally(() => {
+      const run: Promise<void> = ('task' in work ? runTask(work.task) : runChunk(work.chunk)).finally(() => {
         running.delete(run);
         pool.finish();
       });

@@ -188,6 +188,7 @@ export const RequestTranscriptionMutation = graphql(`
       creditsRequired
       sufficient
       fast
+      fastLaneAvailable
       promiseSeconds
       estimatedSeconds
       estimatedReadyAt

@@ -22,7 +22,8 @@ describe('graphql-ws on /graphql', () => {
     const result = await new Promise<unknown>((resolve, reject) => {
       client.subscribe({ query: '{ me { credits } }' }, { next: resolve, error: reject, complete: () => undefined });
     });
-    expect(result).toEqual({ data: { me: { credits: 4 } } });
+    // graphql-ws has no headers: the rate-limit figures ride in the payload's extensions.
+    expect(result).toEqual({ data: { me: { credits: 4 } }, extensions: { rateLimit: { limit: 1000, remaining: 999 } } });
     await client.dispose();
   });
 

@@ -16,7 +16,7 @@ beforeAll(async () => {
   audio = await startAudioServer();
   inbox = await startSmtpInbox();
   t = await startTestPodtext({
-    env: { OUTBOUND_ALLOW: audio.endpoint, SMTP_URL: inbox.url, WORKERS: '2' },
+    env: { OUTBOUND_ALLOW: audio.endpoint, SMTP_URL: inbox.url, WORKERS: '2', FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://127.0.0.1:9/v1' },
     jobs: {
       // Small caps and short times so that every bad download fails in seconds.
       options: { maxAttempts: 2, retryDelaySeconds: 0.1, maxEpisodeSeconds: 5 },

@@ -19,7 +19,7 @@ let wsUrl: string;
 beforeAll(async () => {
   audio = await startAudioServer();
   audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
-  t = await startTestPodtext({ env: { OUTBOUND_ALLOW: audio.endpoint, WORKERS: '2' }, jobs: { workers: { pollMs: 200 } } });
+  t = await startTestPodtext({ env: { OUTBOUND_ALLOW: audio.endpoint, WORKERS: '2', FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://127.0.0.1:9/v1' }, jobs: { workers: { pollMs: 200 } } });
   gql = graphqlClient(t);
   wsUrl = `${(await t.podtext.listen()).replace('http', 'ws')}/graphql`;
 });

@@ -52,6 +52,8 @@ export interface RequestResult {
   /** Whether the balance covers `creditsRequired` (always true for a request that went through). */
   sufficient: boolean;
   fast: boolean;
+  /** Whether this Podtext has a fast lane (an engine faster than the standard one); without it `fast` is refused. */
+  fastLaneAvailable: boolean;
   promiseSeconds: number | null;
   estimatedSeconds: number;
   estimatedReadyAt: Date | null;
@@ -112,7 +114,7 @@ export function createRequester(deps: RequesterDeps) {
       const ahead = await queueAheadOfNew(db, lane, toTranscribe.map((q) => q.audioSeconds));
       const rates = await readLaneRates(db, options.laneEngines);
       const slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
-      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots);
+      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots, options.fastConcurrency);
       queueAheadEpisodes = ahead.aheadEpisodes;
       if (input.fast) promise = promiseSeconds(estimatedSeconds, { minSeconds: options.minPromiseSeconds, factor: options.promiseFactor });
     }
@@ -183,6 +185,14 @@ export function createRequester(deps: RequesterDeps) {
 
   return async function request(actor: Actor, raw: TranscriptionRequestInput): Promise<RequestResult> {
     const input = checkRequestInput(raw);
+    // Refused before anything is read or charged: a fast lane on the standard engine would be paid for and not faster.
+    if (input.fast && !options.fastLaneAvailable) {
+      throw new DomainError(
+        'fast_lane_unavailable',
+        'fast: this Podtext has no fast lane (no engine faster than the standard one is configured). Send the request without fast; nothing was charged or queued.',
+        { field: 'fast' },
+      );
+    }
     if (input.webhookUrl) {
       if (deps.checkWebhookUrl) input.webhookUrl = await deps.checkWebhookUrl(input.webhookUrl);
       else if (!input.webhookUrl.startsWith('https://')) throw invalid('webhook_url', 'must be an https URL');
@@ -200,6 +210,7 @@ export function createRequester(deps: RequesterDeps) {
         queued: transcribe.length,
         creditsRequired: p.total,
         fast: input.fast,
+        fastLaneAvailable: options.fastLaneAvailable,
         promiseSeconds: p.promiseSeconds,
         queueAheadEpisodes: p.queueAheadEpisodes,
         notify,

@@ -103,13 +103,14 @@ export function createJobService(deps: JobServiceDeps) {
 
     /** The job's current state, then each change; ends once it is done. Only its owner may watch. */
     async watch(actor: Actor, rawId: string): Promise<AsyncIterableIterator<JobView>> {
-      const first = await get(actor, rawId);
+      if (!UUID.test(rawId)) throw new DomainError('not_found', `No job ${rawId} for this key.`);
+      // Read once, after subscribing (inside watchJobs), so no change is missed and nothing is read twice.
       return watchJobs({
         bus,
         accountId: actor.accountId,
-        jobId: first.id,
+        jobId: rawId.toLowerCase(),
         load: (id) => views.get(db, actor.accountId, id),
-        initial: async () => [await get(actor, first.id)],
+        initial: async () => [await get(actor, rawId)],
         endWhenDone: true,
       });
     },

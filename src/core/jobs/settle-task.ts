@@ -75,11 +75,21 @@ async function settleWaiting(tx: Tx, taskId: string, outcome: Outcome, ctx: Sett
 export async function storeTaskResult(tx: Tx, task: ClaimedTask, result: TaskResult, engineName: string, ctx: SettleContext): Promise<Settled | null> {
   const own = await lockOwnTask(tx, task);
   if (!own) return null;
+  return completeTask(tx, task.id, task.transcriptId, result, engineName, ctx);
+}
+
+/**
+ * The one place a transcribed episode's transcript is stored: saved (unless
+ * the publisher's own arrived meanwhile), the task done, the lane's
+ * throughput measured, and every waiting job episode settled. The caller
+ * holds the task's lock.
+ */
+export async function completeTask(tx: Tx, taskId: string, transcriptId: string, result: TaskResult, engineName: string, ctx: SettleContext): Promise<Settled> {
   // A publisher's own transcript may have arrived meanwhile (feed ingestion): it stays.
-  const existing = await tx.transcript.findUnique({ where: { transcriptId: task.transcriptId }, select: { source: true } });
+  const existing = await tx.transcript.findUnique({ where: { transcriptId }, select: { source: true } });
   if (existing?.source !== 'publisher') {
     await saveTranscript(tx, {
-      transcriptId: task.transcriptId,
+      transcriptId,
       doc: result.doc,
       source: 'asr',
       engine: result.engine,
@@ -88,11 +98,11 @@ export async function storeTaskResult(tx: Tx, task: ClaimedTask, result: TaskRes
       durationSeconds: result.durationSeconds,
     });
   }
-  await finishTask(tx, task.id, 'done', { engineLane: result.engineLane, audioSeconds: result.durationSeconds });
+  await finishTask(tx, taskId, 'done', { engineLane: result.engineLane, audioSeconds: result.durationSeconds });
   await recordThroughput(tx, result.engineLane, engineName, result.durationSeconds, result.slotSeconds);
   // A fast job whose episode was transcribed by the standard lane's engine (a fallback, or a
   // standard task already running when the fast request joined it) gets its premium back.
-  return settleWaiting(tx, task.id, { status: 'ready', fellBack: result.engineLane !== 'fast' }, ctx);
+  return settleWaiting(tx, taskId, { status: 'ready', fellBack: result.engineLane !== 'fast' }, ctx);
 }
 
 /**
@@ -114,7 +124,12 @@ export async function recordTaskFailure(
     await retryTaskLater(tx, task.id, message);
     return { outcome: 'retry' };
   }
-  await finishTask(tx, task.id, 'failed', { error: message });
-  await tx.$executeRaw`UPDATE episodes SET transcript_status = 'none', updated_at = now() WHERE transcript_id = ${task.transcriptId} AND transcript_status = 'processing'`;
-  return { outcome: 'failed', settled: await settleWaiting(tx, task.id, { status: 'failed', error: message }, ctx) };
+  return { outcome: 'failed', settled: await failTask(tx, task.id, task.transcriptId, message, ctx) };
+}
+
+/** Fails a locked task for good: the episode back to `none`, every waiting episode settled `failed` and refunded. */
+export async function failTask(tx: Tx, taskId: string, transcriptId: string, message: string, ctx: SettleContext): Promise<Settled> {
+  await finishTask(tx, taskId, 'failed', { error: message });
+  await tx.$executeRaw`UPDATE episodes SET transcript_status = 'none', updated_at = now() WHERE transcript_id = ${transcriptId} AND transcript_status = 'processing'`;
+  return settleWaiting(tx, taskId, { status: 'failed', error: message }, ctx);
 }

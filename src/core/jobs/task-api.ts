@@ -3,11 +3,16 @@ import type { Logger } from '../../infra/logger.js';
 import type { Clock } from '../clock.js';
 import { inTransaction } from '../transaction.js';
 import type { JobChange, SettleContext } from './finish-jobs.js';
+import type { AsrResult } from '../../infra/asr/asr-engine.js';
+import { type ClaimedChunk, claimChunk, heartbeatChunk, insertChunks, type NewChunk, releaseChunk } from './chunk-queue.js';
+import type { Lane } from './lanes.js';
+import { recordChunkFailure, storeChunkResult } from './settle-chunks.js';
 import { recordTaskFailure, storeTaskResult, type TaskResult } from './settle-task.js';
 import {
   announceWorkerPool,
   type ClaimedTask,
   claimTask,
+  handOffTask,
   heartbeatTask,
   markJobsProcessing,
   type Progress,
@@ -43,13 +48,68 @@ export function createTaskApi(deps: TaskApiDeps) {
     if (started.length > 0) await deps.afterCommit(started.map((j) => ({ jobId: j.id, accountId: j.account_id, status: 'processing' as const })), []);
   }
 
+  async function claim(workerId: string, onlyLane: Lane | null = null): Promise<ClaimedTask | null> {
+    const task = await claimTask(db, workerId, onlyLane);
+    if (task) await jobsStarted(task.id);
+    return task;
+  }
+
   return {
     /** The next task for this worker, or null when there is none; its jobs become `processing`. */
-    async claim(workerId: string): Promise<ClaimedTask | null> {
-      const task = await claimTask(db, workerId);
-      if (task) await jobsStarted(task.id);
-      return task;
+    claim,
+
+    /**
+     * The next piece of work: a fast-lane task first (its recognition runs
+     * remotely), then a chunk of an episode already split (episodes finish in
+     * the order they started), then any task.
+     */
+    async claimWork(workerId: string): Promise<{ task: ClaimedTask } | { chunk: ClaimedChunk } | null> {
+      const fast = await claim(workerId, 'fast');
+      if (fast) return { task: fast };
+      const chunk = await claimChunk(db, workerId);
+      if (chunk) return { chunk };
+      const task = await claim(workerId);
+      return task ? { task } : null;
     },
+
+    /**
+     * Queues a decoded task's chunks for any worker on any machine and lets go
+     * of the task: whoever stores its last chunk stitches and settles it.
+     * @returns false when the attempt is stale (nothing written).
+     */
+    async splitIntoChunks(task: ClaimedTask, chunks: readonly NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
+      return inTransaction(db, async (tx) => {
+        if (!(await handOffTask(tx, task, f))) return false;
+        await insertChunks(tx, task.id, task.attempt, f.engineLane, chunks);
+        return true;
+      });
+    },
+
+    /** Renews a chunk's lease; false: lost, stop. */
+    heartbeatChunk: (chunk: ClaimedChunk) => heartbeatChunk(db, chunk),
+
+    /**
+     * Stores a chunk's words; the last one stitches and settles the episode.
+     * @returns `stale` when the attempt no longer holds the chunk: nothing was stored.
+     */
+    async completeChunk(chunk: ClaimedChunk, result: AsrResult, slotSeconds: number, engines: Record<Lane, { name: string; model: string }>): Promise<'stored' | 'settled' | 'stale'> {
+      const out = await inTransaction(db, (tx) => storeChunkResult(tx, chunk, result, slotSeconds, engines, deps.settle));
+      if (!out) return 'stale';
+      if (!out.settled) return 'stored';
+      deps.onTranscriptStored(out.transcriptId);
+      await deps.afterCommit(out.settled.changes, out.settled.accounts);
+      return 'settled';
+    },
+
+    /** Records a chunk's failed attempt: retried later, or the episode fails (refunded once). */
+    async failChunk(chunk: ClaimedChunk, failure: TaskFailure): Promise<'stale' | 'retry' | 'failed'> {
+      const result = await inTransaction(db, (tx) => recordChunkFailure(tx, chunk, failure, deps.settle));
+      if (result.outcome === 'failed') await deps.afterCommit(result.settled.changes, result.settled.accounts);
+      return result.outcome;
+    },
+
+    /** Hands a chunk back untouched (the worker is stopping). */
+    releaseChunk: (chunk: ClaimedChunk) => releaseChunk(db, chunk),
 
     /**
      * Renews the lease and records progress. False: the lease is lost and the

@@ -96,7 +96,7 @@ export async function queueOrJoinTask(tx: Tx, t: NewTask): Promise<{ id: string;
  * Fast lane first, then first come first served. `SKIP LOCKED` lets any
  * number of workers in any number of processes claim at once, none twice.
  */
-export async function claimTask(db: Tx, workerId: string): Promise<ClaimedTask | null> {
+export async function claimTask(db: Tx, workerId: string, onlyLane: Lane | null = null): Promise<ClaimedTask | null> {
   const rows = await db.$queryRaw<TaskRow[]>`
     UPDATE transcription_tasks t SET
       status = 'running',
@@ -106,7 +106,8 @@ export async function claimTask(db: Tx, workerId: string): Promise<ClaimedTask |
       worker_id = ${workerId}, stage = 'claimed', progress = 0, claimed_at = now()
     FROM (
       SELECT id FROM transcription_tasks
-      WHERE (status = 'queued' AND next_attempt_at <= now()) OR (status = 'running' AND lease_until < now())
+      WHERE ((status = 'queued' AND next_attempt_at <= now()) OR (status = 'running' AND lease_until < now()))
+        AND (${onlyLane}::text IS NULL OR lane = ${onlyLane}::text)
       ORDER BY (lane <> 'fast'), seq LIMIT 1 FOR UPDATE SKIP LOCKED
     ) pick
     WHERE t.id = pick.id
@@ -194,4 +195,32 @@ export async function announceWorkerPool(db: Tx, id: string, slots: number): Pro
 
 export async function retireWorkerPool(db: Tx, id: string): Promise<void> {
   await db.$executeRaw`DELETE FROM transcription_workers WHERE id = ${id}`;
+}
+
+/**
+ * Hands a split task over to its chunk tasks: no worker holds it any more
+ * (no lease, so it is not reclaimed), and it is finished by whichever worker
+ * stores its last chunk. Fenced like every write.
+ */
+export async function handOffTask(tx: Tx, task: ClaimedTask, f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
+  const n = await tx.$executeRaw`
+    UPDATE transcription_tasks SET lease_until = NULL, worker_id = NULL, stage = 'chunks', progress = 0,
+      engine_lane = ${f.engineLane}, audio_seconds = ${f.audioSeconds}, split_seconds = ${f.splitSeconds}
+    WHERE id = ${task.id}::uuid AND attempt = ${task.attempt} AND status = 'running' AND lease_until >= now()`;
+  return n === 1;
+}
+
+/** A task waiting on its chunks, locked for a chunk's final write; null when it is no longer waiting on that split. */
+export async function lockSplitTask(tx: Tx, taskId: string, attempt: number) {
+  const rows = await tx.$queryRaw<{ transcript_id: string; audio_seconds: number; split_seconds: number; retry_delay_seconds: number; max_attempts: number }[]>`
+    SELECT transcript_id, audio_seconds, split_seconds, retry_delay_seconds, max_attempts FROM transcription_tasks
+    WHERE id = ${taskId}::uuid AND attempt = ${attempt} AND status = 'running' AND stage = 'chunks'
+    FOR UPDATE`;
+  const r = rows[0];
+  return r ? { transcriptId: r.transcript_id, audioSeconds: Number(r.audio_seconds), splitSeconds: Number(r.split_seconds), retryDelaySeconds: Number(r.retry_delay_seconds), maxAttempts: r.max_attempts } : null;
+}
+
+/** Records how far a split task's chunks are, for the ETA. */
+export async function setTaskProgress(tx: Tx, taskId: string, progress: number): Promise<void> {
+  await tx.$executeRaw`UPDATE transcription_tasks SET progress = ${progress} WHERE id = ${taskId}::uuid`;
 }

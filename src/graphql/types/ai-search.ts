@@ -1,6 +1,7 @@
 import { MAX_TOPIC_CHARS, type AiSearchMention, type AiSearchResult } from '../../core/aisearch/ai-search-service.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 
 const AiSearchMentionRef = builder.objectRef<AiSearchMention>('AiSearchMention').implement({
@@ -26,7 +27,7 @@ const AiSearchResultRef = builder.objectRef<AiSearchResult>('AiSearchResult').im
 });
 
 builder.mutationFields((t) => ({
-  aiSearch: t.field({
+  aiSearch: t.field({ ...operation('searchTranscript'),
     type: AiSearchResultRef,
     description: [
       `Finds a topic, name or keyword in one transcribed episode: ${prices.aiSearchQuery} credit, charged before the search and refunded automatically if it fails (error code internal).`,

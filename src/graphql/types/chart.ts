@@ -1,5 +1,6 @@
 import type { ChartEntryView, ChartGenreView, Charts } from '../../core/catalog/discovery/charts.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 
 const ChartGenreRef = builder.objectRef<ChartGenreView>('ChartGenre').implement({
   fields: (t) => ({ slug: t.exposeString('slug'), name: t.exposeString('name') }),
@@ -26,7 +27,7 @@ const ChartsRef = builder.objectRef<Charts>('Charts').implement({
 });
 
 builder.queryField('charts', (t) =>
-  t.field({
+  t.field({ ...operation('getCharts'),
     type: ChartsRef,
     description: 'Top chart, overall or by genre slug (1 request, 0 credits). An unknown slug is `invalid_request`, listing the valid ones.',
     args: { genre: t.arg.string() },

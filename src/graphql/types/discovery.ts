@@ -5,6 +5,7 @@ import type { Trending } from '../../core/catalog/discovery/trending.js';
 import { MAX_QUERY_LENGTH, SEARCH_LIMIT, TRENDING_DEFAULT_LANG, TRENDING_LIST } from '../../core/catalog/discovery/discovery-input.js';
 import { TRENDING_DOCS } from '../../core/catalog/discovery/trending.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 import { ShowRef } from './show.js';
 
@@ -24,14 +25,14 @@ const TrendingRef = builder.objectRef<Trending>('Trending').implement({
 });
 
 builder.queryFields((t) => ({
-  search: t.field({
+  search: t.field({ ...operation('searchShows'),
     type: ShowSearchResultRef,
     description: `Shows by name (typo-tolerant), podcast-directory link or RSS feed URL, at most ${MAX_QUERY_LENGTH} characters (1 request, 0 credits). A feed new to Podtext is added on the spot. Errors: \`invalid_request\`, \`unsupported_link\` (streaming-service links: those services do not publish the RSS feed), \`upstream_failed\`.`,
     args: { q: t.arg.string({ required: true }) },
     resolve: (_r, { q }, ctx, info) =>
       ctx.services.discovery.search(requireActor(ctx), q, queryFromInfo({ context: ctx, info, typeName: 'Show', path: ['shows'] })),
   }),
-  trending: t.field({
+  trending: t.field({ ...operation('getTrending'),
     type: TrendingRef,
     description: `Shows busy this week (1 request, 0 credits). ${TRENDING_DOCS}`,
     args: {

@@ -6,6 +6,7 @@ import { showUrls } from '../../core/catalog/discovery/show-finders.js';
 import { DomainError, invalid } from '../../core/errors.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 import { ShowRef } from './show.js';
 import { TranscriptRef } from './transcript.js';
@@ -95,7 +96,7 @@ const EpisodeInfoRef = builder.objectRef<EpisodeInfo>('EpisodeInfo').implement({
 });
 
 builder.queryFields((t) => ({
-  episodes: t.field({
+  episodes: t.field({ ...operation('listEpisodes'),
     type: EpisodeConnectionRef,
     description: `A show's episodes with transcript status, newest first (1 request, 0 credits). \`first\`: 1 to ${EPISODE_LIST.max}, default ${EPISODE_LIST.default}. Errors: \`invalid_request\`, \`not_found\`.`,
     args: { feedId: t.arg.float({ required: true }), first: t.arg.int(), after: t.arg.string() },
@@ -115,7 +116,7 @@ builder.queryFields((t) => ({
       };
     },
   }),
-  episode: t.field({
+  episode: t.field({ ...operation('getEpisode'),
     type: EpisodeInfoRef,
     description: 'Episode info for the calling key (1 request, 0 credits). Errors: `invalid_request`, `not_found`.',
     args: { transcriptId: t.arg.string({ required: true }) },

@@ -5,6 +5,7 @@ import { MAX_EPISODES_PER_REQUEST } from '../../core/jobs/request-input.js';
 import { invalid } from '../../core/errors.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 
 const JobEpisodeRef = builder.objectRef<JobEpisodeView>('JobEpisode').implement({
@@ -101,6 +102,7 @@ const RequestResultRef = builder.objectRef<RequestResult>('TranscriptionRequestR
     creditsRequired: t.exposeInt('creditsRequired'),
     sufficient: t.exposeBoolean('sufficient'),
     fast: t.exposeBoolean('fast'),
+    fastLaneAvailable: t.exposeBoolean('fastLaneAvailable', { description: 'Whether a fast lane is configured; without one fast: true fails with fast_lane_unavailable, nothing charged.' }),
     promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true }),
     estimatedSeconds: t.exposeInt('estimatedSeconds'),
     estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
@@ -125,12 +127,12 @@ const RequestInput = builder.inputType('TranscriptionRequestInput', {
     email: t.string(),
     webhookUrl: t.string({ description: 'https only.' }),
     dryRun: t.boolean(),
-    fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds.` }),
+    fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds. Only where fastLaneAvailable; else fast_lane_unavailable, nothing charged.` }),
   }),
 });
 
 builder.queryFields((t) => ({
-  jobs: t.field({
+  jobs: t.field({ ...operation('listJobs'),
     type: JobConnectionRef,
     description: "This key's jobs, newest first (1 request).",
     args: { first: t.arg.int({ description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }), after: t.arg.string() },
@@ -140,7 +142,7 @@ builder.queryFields((t) => ({
       return { edges: jobs.map((node, i) => ({ cursor: cursorOf(offset + i), node })), totalCount: total, hasNextPage: offset + jobs.length < total };
     },
   }),
-  job: t.field({
+  job: t.field({ ...operation('getJob'),
     type: JobRef,
     description: 'One job of this key, with live status (not_found for any other).',
     args: { id: t.arg.string({ required: true }) },
@@ -149,7 +151,7 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  requestTranscription: t.field({
+  requestTranscription: t.field({ ...operation('requestTranscription'),
     type: RequestResultRef,
     description: `Unlocks library episodes (${prices.unlock} credit each) and queues the rest as one job (${prices.transcribePerHour} per hour, ${prices.fastTranscribePerHour} fast), all or nothing; dryRun quotes.`,
     args: { input: t.arg({ type: RequestInput, required: true }) },
@@ -161,14 +163,14 @@ builder.mutationFields((t) => ({
 builder.subscriptionType({ description: 'Live job status, over graphql-ws or SSE (Accept: text/event-stream).' });
 
 builder.subscriptionFields((t) => ({
-  jobUpdated: t.field({
+  jobUpdated: t.field({ ...operation('watchJob'),
     type: JobRef,
     description: 'The job now, then each change; completes when it is done. Only its owner may subscribe.',
     args: { id: t.arg.string({ required: true }) },
     subscribe: (_r, { id }, ctx) => ctx.services.jobs.watch(requireActor(ctx), id),
     resolve: (job) => job,
   }),
-  myJobsUpdated: t.field({
+  myJobsUpdated: t.field({ ...operation('watchMyJobs'),
     type: JobRef,
     description: "This key's unfinished jobs now, then every change to any of its jobs.",
     subscribe: (_r, _a, ctx) => ctx.services.jobs.watchAll(requireActor(ctx)),

@@ -2,6 +2,7 @@ import { EPISODE_LIST, listLength, parseFeedId } from '../../core/catalog/discov
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
 import { showUrls } from '../../core/catalog/discovery/show-finders.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 
 // Ids are emitted as Float: Podtext's own feed ids start at 10^12, past GraphQL's 32-bit Int.
@@ -37,13 +38,13 @@ export const ShowRef = builder.prismaObject('Show', {
 });
 
 builder.queryFields((t) => ({
-  show: t.prismaField({
+  show: t.prismaField({ ...operation('getShow'),
     type: 'Show',
     description: 'Show details (1 request, 0 credits). Errors: `not_found`.',
     args: { feedId: t.arg.float({ required: true, description: ID_NOTE }) },
     resolve: (query, _r, { feedId }, ctx) => ctx.services.discovery.show(parseFeedId(feedId, 'feedId'), query),
   }),
-  showLookup: t.prismaField({
+  showLookup: t.prismaField({ ...operation('lookupShow'),
     type: 'Show',
     description: `The show a directory id, feed URL or link names (1 request, 0 credits). ${LOOKUP_PRECEDENCE.replace(/apple_id/g, 'appleId').replace(/feed_url/g, 'feedUrl')} Errors: \`invalid_request\`, \`unsupported_link\`, \`not_found\`.`,
     args: {

@@ -1,6 +1,7 @@
 import type { WebhookAttemptView, WebhookDeliveryView } from '../../core/webhooks/delivery-log.js';
 import type { InboxCreated, InboxDelivery } from '../../core/webhooks/test-inbox.js';
 import { builder } from '../builder.js';
+import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 
 const WebhookSecretRef = builder.objectRef<{ secret: string; header: string; scheme: string }>('WebhookSecret').implement({
@@ -66,12 +67,12 @@ export const WebhookDeliveryRef = builder.objectRef<WebhookDeliveryView>('Webhoo
 });
 
 builder.queryFields((t) => ({
-  webhookSecret: t.field({
+  webhookSecret: t.field({ ...operation('getWebhookSecret'),
     type: WebhookSecretRef,
     description: 'The webhook signing secret, created on the first call (1 request).',
     resolve: (_r, _a, ctx) => ctx.services.webhooks.getSecret(requireActor(ctx)),
   }),
-  webhookInbox: t.field({
+  webhookInbox: t.field({ ...operation('getWebhookInbox'),
     type: InboxContentsRef,
     description: 'What a test inbox of this account received (1 request).',
     args: { id: t.arg.id({ required: true }) },
@@ -80,12 +81,12 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  rotateWebhookSecret: t.field({
+  rotateWebhookSecret: t.field({ ...operation('rotateWebhookSecret'),
     type: RotatedSecretRef,
     description: 'Replaces the signing secret; the previous one also signs for 24 hours.',
     resolve: (_r, _a, ctx) => ctx.services.webhooks.rotateSecret(requireActor(ctx)),
   }),
-  createWebhookInbox: t.field({
+  createWebhookInbox: t.field({ ...operation('createWebhookInbox'),
     type: InboxRef,
     description: 'A hosted test receiver, valid for 24 hours.',
     resolve: (_r, _a, ctx) => ctx.services.webhooks.createInbox(requireActor(ctx)),

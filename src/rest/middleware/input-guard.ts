@@ -1,30 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
+import { findBadValue } from '../../core/door/bad-input.js';
 import { invalid } from '../../core/errors.js';
 import type { RestEnv } from '../env.js';
-
-/** Deepest JSON nesting accepted. Default: 32. */
-const MAX_DEPTH = 32;
-
-/** The path of the first string holding a NUL, or of nesting past MAX_DEPTH. */
-function findBadValue(value: unknown, path: string, depth: number): { path: string; why: string } | null {
-  if (depth > MAX_DEPTH) return { path, why: `nested deeper than ${MAX_DEPTH} levels` };
-  if (typeof value === 'string') return value.includes('\u0000') ? { path, why: 'contains a NUL character' } : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = findBadValue(value[i], `${path}[${i}]`, depth + 1);
-      if (bad) return bad;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return { path: path ? `${path}.${k.replace(/\u0000/g, '\\0')}` : k, why: 'key contains a NUL character' };
-      const bad = findBadValue(v, path ? `${path}.${k}` : k, depth + 1);
-      if (bad) return bad;
-    }
-  }
-  return null;
-}
 
 /**
  * Rejects, before any handler runs, input no handler should see: malformed

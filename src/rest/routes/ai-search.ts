@@ -2,7 +2,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { MAX_TOPIC_CHARS, type AiSearchResult } from '../../core/aisearch/ai-search-service.js';
 import { prices } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const MentionSchema = z
@@ -39,7 +38,7 @@ const queryRoute = createRoute({
     'An episode without a transcript answers 409 quoting the real total: its transcription by the price table plus this query. Once transcribed, an episode can be queried repeatedly.',
   ].join('\n\n'),
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     body: {
       required: true,

@@ -1,6 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { ChartsSchema, chartsWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
@@ -12,7 +11,7 @@ const chartsRoute = createRoute({
   summary: 'The US top podcast chart of a major directory, overall or by genre (0 credits)',
   description: 'The overall chart has 100 entries, a genre chart 50, as last imported (daily). `genres` lists every slug `genre` accepts. `lookup_url` finds the entry in Podtext\'s index.',
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     query: z.object({ genre: z.string().optional().openapi({ description: 'A genre slug from `genres`; omit it for the overall chart.', example: 'true-crime' }) }),
   },

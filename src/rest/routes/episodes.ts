@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { prices } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { EpisodeInfoSchema, episodeInfoWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
@@ -13,7 +12,7 @@ const infoRoute = createRoute({
   summary: 'Episode info: transcript status, whether this key unlocked it, what an unlock costs (0 credits)',
   description: `\`unlock_cost\` is ${prices.unlock} for an episode with a transcript ready and not yet unlocked by this key, 0 once unlocked (and for the public sample episode), null while no transcript exists: queue it with POST /requests. The episode date is \`published_at\`.`,
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: { params: z.object({ transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }) }) },
   responses: {
     200: ok(EpisodeInfoSchema, 'The episode'),

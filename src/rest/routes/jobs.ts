@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 import { JobSchema, jobWire } from '../schemas/job.js';
 
@@ -12,7 +11,7 @@ const listRoute = createRoute({
   tags: ['Jobs'],
   summary: "This key's transcription jobs, newest first",
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     query: z.object({
       page: z.coerce.number().int().min(1).default(1).openapi({ description: 'From 1. Default: 1.' }),
@@ -33,7 +32,7 @@ const getRoute = createRoute({
   summary: 'A job with live status, ETA and per-episode links',
   description: '`poll_after_seconds` is a quarter of the remaining estimate, between 30 and 300 (null once done). Per-episode `url` and `transcript_url` are filled once ready. Polling costs 1 request and 0 credits.',
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
   responses: { 200: ok(JobSchema, 'The job'), ...errors({ ...keyedErrors, 404: 'No such job for this key (or a malformed id).' }) },
 });

@@ -1,6 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, ok } from '../schemas/common.js';
 
 const startRoute = createRoute({
@@ -11,7 +10,7 @@ const startRoute = createRoute({
   summary: 'Email a one-time registration link (no key, 0 requests)',
   description:
     'Emails a one-time link `{site_url}/confirm?token=…`; the token is also in the mail. An address that already has an account is sent its existing key instead and nothing is created. The answer is the same either way. At most 5 attempts per address per hour (429 after).',
-  middleware: [admit(false)] as const,
+ 
   request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: z.string().max(254).openapi({ format: 'email', example: 'you@example.com' }) }) } } } },
   responses: {
     200: ok(z.object({ ok: z.boolean(), message: z.string() }), 'Mail queued'),
@@ -26,7 +25,7 @@ const confirmRoute = createRoute({
   tags: ['Account'],
   summary: 'Spend the emailed token and get the key (no key, 0 requests)',
   description: 'The first confirmation creates the account and grants 10 credits (`created: true`). Tokens are single use and expire after 24 hours.',
-  middleware: [admit(false)] as const,
+ 
   request: { body: { required: true, content: { 'application/json': { schema: z.object({ token: z.string().min(1).max(200) }) } } } },
   responses: {
     200: ok(z.object({ key: z.string(), credits: z.number().int(), created: z.boolean() }), 'The account key'),

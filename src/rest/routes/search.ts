@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { MAX_QUERY_LENGTH, SEARCH_LIMIT } from '../../core/catalog/discovery/discovery-input.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { ShowSummarySchema, showSummaryWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
@@ -17,7 +16,7 @@ const searchRoute = createRoute({
     'An RSS feed URL Podtext does not have yet is read and added on the spot. Streaming-service links (Spotify, Amazon Music, YouTube, iHeartRadio, Deezer, Pandora, TuneIn, Audible, …) are refused with `unsupported_link`: those services do not publish the RSS feed.',
   ].join('\n\n'),
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     query: z.object({
       q: z.string().openapi({ description: `A show name, a podcast-directory link or an RSS feed URL; at most ${MAX_QUERY_LENGTH} characters.`, example: 'lennys podcast' }),

@@ -1,10 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { EPISODE_LIST } from '../../core/catalog/discovery/discovery-input.js';
-import type { EpisodeList } from '../../core/catalog/discovery/episode-list.js';
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
 import type { RestEnv } from '../env.js';
-import { admit, rateLimitHeaders } from '../middleware/admit.js';
-import { EpisodeListSchema, ShowSchema, ShowSummarySchema, episodeWire, showSummaryWire, showWire } from '../schemas/catalog.js';
+import { EpisodeListSchema, ShowSchema, ShowSummarySchema, episodeListWire, showSummaryWire, showWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const feedIdParam = z.object({
@@ -19,7 +17,7 @@ const lookupRoute = createRoute({
   summary: 'The show a directory id, feed URL or link names (0 credits)',
   description: LOOKUP_PRECEDENCE,
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     query: z.object({
       apple_id: z.string().optional().openapi({ type: 'integer', description: 'Apple Podcasts (iTunes) collection id. Tried first.', example: 1200361736 }),
@@ -44,7 +42,7 @@ const showRoute = createRoute({
   tags: ['Discovery'],
   summary: 'Show details (0 credits)',
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: { params: feedIdParam },
   responses: { 200: ok(ShowSchema, 'The show'), ...errors({ ...keyedErrors, 400: '`feed_id` is not a positive integer.', 404: 'Show not found.' }) },
 });
@@ -58,7 +56,7 @@ const episodesRoute = createRoute({
   description: `Up to ${EPISODE_LIST.max} episodes. \`audio_url\` and \`duration_seconds\` are what POST /requests takes as \`url\` and \`secs\`. A show Podtext knows only from the directory has its feed read on this first request.`,
   security: keyed,
   // The handler answers with its own plain headers.
-  middleware: [admit(true, { handlerSetsHeaders: true })] as const,
+ 
   request: {
     params: feedIdParam,
     query: z.object({
@@ -83,24 +81,9 @@ export function registerShowRoutes(api: OpenAPIHono<RestEnv>): void {
     const { services } = c.var;
     return c.json(showWire(await services.discovery.show(c.req.valid('param').feed_id), services.links), 200);
   });
-  // The core hands out the same list object while the list is unchanged, so
-  // its JSON is made once per list, not per request (a thousand episodes take
-  // milliseconds to map and stringify).
-  const episodeBodies = new WeakMap<EpisodeList, Uint8Array<ArrayBuffer>>();
   api.openapi(episodesRoute, async (c) => {
-    const services = c.get('services');
-    const list = await services.discovery.episodes(c.get('actor'), c.req.valid('param').feed_id, { max: c.req.valid('query').max });
-    let body = episodeBodies.get(list);
-    if (!body) {
-      const wire: z.infer<typeof EpisodeListSchema> = {
-        show: showSummaryWire(list.show, services.links),
-        ready_count: list.readyCount,
-        truncated: list.truncated,
-        episodes: list.episodes.map((e) => episodeWire(e, services.links)),
-      };
-      body = Buffer.from(JSON.stringify(wire), 'utf8');
-      episodeBodies.set(list, body);
-    }
-    return new Response(body, { status: 200, headers: { 'content-type': 'application/json', ...rateLimitHeaders(c.get('meter')) } }) as never;
+    const { services } = c.var;
+    const list = await services.discovery.episodes(c.var.actor, c.req.valid('param').feed_id, { max: c.req.valid('query').max });
+    return c.json(episodeListWire(list, services.links), 200);
   });
 }

@@ -3,9 +3,7 @@ import { prices } from '../../core/pricing.js';
 import type { TranscriptFormat } from '../../core/transcripts/formats/render-transcript.js';
 import { FORMATS } from '../../core/transcripts/transcript-service.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
-import { admitTranscript, answerRead } from './transcript-read.js';
 
 const readRoute = createRoute({
   method: 'get',
@@ -17,11 +15,11 @@ const readRoute = createRoute({
     'Needs an unlock by the calling key, except the public sample episode, which needs no key.',
     'Plain JSON (no `timestamps`): `{transcript_id, title, audio_url, language, source ("publisher" or "asr"), engine, model, version, duration_seconds, word_times_estimated, text, paragraphs: [{speaker, text}]}`.',
     '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
+    'Times follow the audio the host serves now: when a host re-splices an episode (dynamically inserted ads), Podtext re-aligns the transcript to it and adds `alignment: {audio_seconds, checked_at, ad_breaks: [{start, end}], removed: [{at, seconds}]}` (the audio the times match, its inserted stretches, and stretches of the transcribed audio no longer served); words in a removed stretch carry `removed: true` and the time of the cut.',
     'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
-    '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), or a new title, audio URL or duration in the episode\'s feed.',
+    '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), times re-aligned to re-spliced audio, or a new title, audio URL or duration in the episode\'s feed.',
   ].join('\n\n'),
   security: [...keyed, {}],
-  middleware: [admitTranscript] as const,
   request: {
     params: z.object({ transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }) }),
     query: z.object({
@@ -52,7 +50,7 @@ const unlockRoute = createRoute({
   summary: `Unlock an episode Podtext holds (${prices.unlock} credit once; 0 if already unlocked)`,
   description: 'Unlocking is permanent, survives key rotation and covers every format. `credits` is what this call charged (1, or 0 when the key already had it); `credits_remaining` is the balance after.',
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: '^[0-9a-f]{16}$' }) }) } } } },
   responses: {
     200: ok(z.object({ unlocked: z.string(), credits: z.number().int(), credits_remaining: z.number().int(), formats: z.array(z.string()) }), 'Unlocked'),
@@ -61,11 +59,12 @@ const unlockRoute = createRoute({
 });
 
 export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
-  // Requests of the plain shape are answered earlier, by transcript-read.ts; this route takes the rest.
   api.openapi(readRoute, async (c) => {
     const { transcript_id } = c.req.valid('param');
     const q = c.req.valid('query');
-    return (await answerRead(c, { transcriptId: transcript_id, format: q.format as TranscriptFormat, timestamps: q.timestamps === '1', words: q.words === '1' })) as never;
+    const format = q.format as TranscriptFormat;
+    const out = await c.var.services.transcripts.read(c.var.admission.actor, transcript_id, format, { timestamps: q.timestamps === '1', words: q.words === '1' });
+    return c.body(out.body, 200, { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${format}"` }) as never;
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');

@@ -2,7 +2,6 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { TRENDING_DEFAULT_LANG, TRENDING_LIST } from '../../core/catalog/discovery/discovery-input.js';
 import { TRENDING_DOCS } from '../../core/catalog/discovery/trending.js';
 import type { RestEnv } from '../env.js';
-import { admit } from '../middleware/admit.js';
 import { ShowSummarySchema, showSummaryWire } from '../schemas/catalog.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
@@ -14,7 +13,7 @@ const trendingRoute = createRoute({
   summary: 'Shows busy this week on Podtext (0 credits)',
   description: TRENDING_DOCS,
   security: keyed,
-  middleware: [admit(true)] as const,
+ 
   request: {
     query: z.object({
       category: z.string().optional().openapi({ description: 'A directory category name, e.g. `News` (case-insensitive).' }),

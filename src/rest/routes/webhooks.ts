@@ -4,7 +4,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { INBOX_MAX_BODY_BYTES, INBOX_MAX_DELIVERIES, type InboxDelivery } from '../../core/webhooks/test-inbox.js';
 import type { RestEnv } from '../env.js';
 import { errorBody } from '../error-response.js';
-import { admit } from '../middleware/admit.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const eventDocs = [
@@ -96,7 +95,7 @@ const getSecretRoute = createRoute({
   method: 'get', path: '/webhooks/secret', operationId: 'getWebhookSecret', tags: ['Webhooks'],
   summary: 'The signing secret of webhooks, created on the first call',
   description: eventDocs,
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(SecretSchema, 'The secret and how signatures are made'), ...errors(keyedErrors) },
 });
 
@@ -104,7 +103,7 @@ const rotateSecretRoute = createRoute({
   method: 'post', path: '/webhooks/secret', operationId: 'rotateWebhookSecret', tags: ['Webhooks'],
   summary: 'Replace the signing secret',
   description: 'For 24 hours after a rotation every delivery carries two `v1=` signatures, with the new and the previous secret, so receivers can switch without losing events.',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(z.object({ secret: z.string(), rotated: z.boolean() }), 'The new secret'), ...errors(keyedErrors) },
 });
 
@@ -112,14 +111,14 @@ const createInboxRoute = createRoute({
   method: 'post', path: '/webhooks/inbox', operationId: 'createWebhookInbox', tags: ['Webhooks'],
   summary: 'A hosted test receiver, valid for 24 hours',
   description: `Use its \`url\` as a \`webhook_url\`, or send to it with any HTTP client. It keeps the newest ${INBOX_MAX_DELIVERIES} requests; a body over 256 KB gets 413.`,
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   responses: { 200: ok(InboxSchema, 'The inbox'), ...errors(keyedErrors) },
 });
 
 const readInboxRoute = createRoute({
   method: 'get', path: '/webhooks/inbox/{id}', operationId: 'getWebhookInbox', tags: ['Webhooks'],
   summary: 'What a test inbox received, oldest first',
-  security: keyed, middleware: [admit(true)] as const,
+  security: keyed,
   request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
   responses: {
     200: ok(z.object({ expires_at: z.string().openapi({ format: 'date-time' }), deliveries: z.array(InboxDeliverySchema) }), 'Deliveries'),

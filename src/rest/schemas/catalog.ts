@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Show } from '../../generated/prisma/client.js';
 import type { Charts } from '../../core/catalog/discovery/charts.js';
 import type { EpisodeInfo } from '../../core/catalog/discovery/episode-info.js';
-import type { EpisodeRow } from '../../core/catalog/discovery/episode-list.js';
+import type { EpisodeList, EpisodeRow } from '../../core/catalog/discovery/episode-list.js';
 import { type ShowSummaryRow, showUrls } from '../../core/catalog/discovery/show-finders.js';
 import type { Links } from '../../core/links.js';
 
@@ -164,6 +164,11 @@ export function episodeWire(e: EpisodeRow, links: Links) {
     transcript_url: links.transcript(e.transcriptId),
     page_url: links.episodePage(e.transcriptId),
   };
+}
+
+/** `GET /shows/{feed_id}/episodes`. */
+export function episodeListWire(list: EpisodeList, links: Links): z.infer<typeof EpisodeListSchema> {
+  return { show: showSummaryWire(list.show, links), ready_count: list.readyCount, truncated: list.truncated, episodes: list.episodes.map((e) => episodeWire(e, links)) };
 }
 
 /** Spec 2.6. */

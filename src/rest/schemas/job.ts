@@ -72,6 +72,7 @@ export const RequestResultSchema = z
     credits_required: z.number().int().openapi({ description: 'What the request costs (dry run: would cost).' }),
     sufficient: z.boolean().openapi({ description: 'Whether the balance covers credits_required (dry run; always true otherwise).' }),
     fast: z.boolean(),
+    fast_lane_available: z.boolean().openapi({ description: 'Whether this Podtext has a fast lane (a GPU engine); without one `fast: true` is answered 400 `fast_lane_unavailable`. A dry run tells before anything is charged.' }),
     promise_seconds: z.number().int().nullable().openapi({ description: 'Fast lane: the promise, at least 300 s, longer for big batches.' }),
     estimated_seconds: z.number().int(),
     estimated_ready_at: z.string().nullable().openapi({ format: 'date-time' }),
@@ -93,7 +94,7 @@ export const RequestBodySchema = z.object({
   email: z.string().nullish().openapi({ format: 'email', description: "Defaults to the account's address." }),
   webhook_url: z.string().nullish().openapi({ format: 'uri', description: 'https only; receives the signed job.done event.' }),
   dry_run: z.boolean().nullish().openapi({ description: 'Quote only: nothing is charged, unlocked, stored or queued.' }),
-  fast: z.boolean().nullish().openapi({ description: `Fast lane: ${prices.fastTranscribePerHour} credits per hour, promised within promise_seconds.` }),
+  fast: z.boolean().nullish().openapi({ description: `Fast lane: ${prices.fastTranscribePerHour} credits per hour, promised within promise_seconds. Only where a fast lane is configured (\`fast_lane_available\` on a dry run); otherwise 400 \`fast_lane_unavailable\`, nothing charged.` }),
 });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -133,6 +134,7 @@ export function requestResultWire(r: RequestResult) {
     credits_required: r.creditsRequired,
     sufficient: r.sufficient,
     fast: r.fast,
+    fast_lane_available: r.fastLaneAvailable,
     promise_seconds: r.promiseSeconds,
     estimated_seconds: r.estimatedSeconds,
     estimated_ready_at: iso(r.estimatedReadyAt),

@@ -1,0 +1,139 @@
+import type { Actor } from '../accounts/actor.js';
+import type { KeyService } from '../accounts/key-service.js';
+import type { MeterResult, Metering } from '../accounts/metering.js';
+import { DomainError } from '../errors.js';
+import { plans } from '../pricing.js';
+import { type Credentials, keyFromCredentials } from './credentials.js';
+import { type KeyRule, type OperationInput, type OperationName, keyRuleOf, operations } from './operations.js';
+
+/** The rate-limit headers, as a plain object every transport can copy. */
+export interface RateLimitHeaders {
+  readonly 'x-ratelimit-limit': string;
+  readonly 'x-ratelimit-remaining': string;
+}
+
+/** What a call not counted against any account reports: the Free allowance, untouched. */
+export const KEYLESS_METER: MeterResult = { allowed: true, limit: plans.free.dailyRequests, remaining: plans.free.dailyRequests };
+
+/** The rate-limit headers of `meter`. */
+export function rateLimitHeaders(meter: MeterResult): RateLimitHeaders {
+  return { 'x-ratelimit-limit': String(meter.limit), 'x-ratelimit-remaining': String(Math.max(0, meter.remaining)) };
+}
+
+export const KEYLESS_HEADERS: RateLimitHeaders = Object.freeze(rateLimitHeaders(KEYLESS_METER));
+
+/** One call through the door: the operation and what of its input the rule reads. */
+export interface Call {
+  operation: OperationName;
+  input?: OperationInput;
+}
+
+/**
+ * The door's answer. It never throws for the caller's mistakes: `error` is
+ * set instead, so every transport can still stamp `headers` on the refusal.
+ */
+export interface Admission {
+  actor: Actor | null;
+  meter: MeterResult;
+  headers: RateLimitHeaders;
+  error: DomainError | null;
+}
+
+export interface SessionAuthenticator {
+  /** The actor of a signed-in browser; `unauthorized` when the session is unknown or its key retired. */
+  authenticate(token: string): Promise<Actor>;
+}
+
+export interface DoorDeps {
+  keys: KeyService;
+  metering: Metering;
+  sampleTranscriptId: string;
+  sessions?: SessionAuthenticator;
+}
+
+const NEEDS_KEY = 'This call needs an API key: "Authorization: Bearer <key>" or "X-Api-Key: <key>".';
+
+function strictest(rules: KeyRule[]): KeyRule {
+  if (rules.includes('required')) return 'required';
+  return rules.includes('optional') ? 'optional' : 'none';
+}
+
+/**
+ * The one admission rule of every transport. A call names its operations;
+ * the door finds the caller (key, website session, or an actor a transport
+ * already holds), counts the requests the operations cost, and says which
+ * rate-limit headers go back, whatever the answer:
+ * - a call that needs no key (`none`) is not read for a key and counts 0;
+ * - a call made with a valid key counts each of its operations' requests,
+ *   also when the answer will be an error (400, 402, 404, 405, 413, …);
+ * - a key that matches no account (401), or two different keys (400), is
+ *   not counted: there is no account to count against. Such answers, and
+ *   every call without a key, report the Free allowance untouched.
+ */
+export function createDoor({ keys, metering, sampleTranscriptId, sessions }: DoorDeps) {
+  async function identify(credentials: Credentials): Promise<Actor | null> {
+    const key = keyFromCredentials(credentials);
+    if (key) return keys.authenticate(key);
+    if (credentials.session && sessions) return sessions.authenticate(credentials.session);
+    return null;
+  }
+
+  async function meterFor(actor: Actor, cost: number): Promise<Admission> {
+    if (cost === 0) return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+    const meter = await metering.take(actor, cost);
+    const headers = rateLimitHeaders(meter);
+    if (!meter.allowed) {
+      const error = new DomainError('rate_limited', `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`);
+      return { actor, meter, headers, error };
+    }
+    return { actor, meter, headers, error: null };
+  }
+
+  function refused(error: unknown): Admission {
+    if (!(error instanceof DomainError)) throw error;
+    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error };
+  }
+
+  return {
+    /**
+     * Admits `calls` (one for REST; a GraphQL operation's root fields) made
+     * with `credentials`.
+     */
+    async admit(calls: Call | readonly Call[], credentials: Credentials): Promise<Admission> {
+      const list = Array.isArray(calls) ? (calls as readonly Call[]) : [calls as Call];
+      const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
+      const rule = strictest(rules);
+      if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+      let actor: Actor | null;
+      try {
+        actor = await identify(credentials);
+      } catch (err) {
+        return refused(err);
+      }
+      if (!actor) {
+        if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
+        return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+      }
+      let cost = 0;
+      list.forEach((c, i) => (cost += rules[i] === 'none' ? 0 : operations[c.operation].requests));
+      return meterFor(actor, cost);
+    },
+
+    /**
+     * Admits calls for an actor a transport authenticated earlier (a
+     * graphql-ws connection's handshake), without reading a key again.
+     */
+    admitActor(calls: readonly Call[], actor: Actor): Promise<Admission> {
+      let cost = 0;
+      for (const c of calls) if (keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId) !== 'none') cost += operations[c.operation].requests;
+      return meterFor(actor, cost);
+    },
+
+    /** The caller behind `credentials`, counting nothing (a graphql-ws handshake). */
+    async authenticate(credentials: Credentials): Promise<Actor | null> {
+      return identify(credentials);
+    },
+  };
+}
+
+export type Door = ReturnType<typeof createDoor>;

@@ -1,0 +1,83 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { DomainError } from '../../core/errors.js';
+import { type OperationName, isOperationName } from '../../core/door/operations.js';
+import type { RestEnv } from '../env.js';
+import { requestCredentials } from '../request-credentials.js';
+
+interface RouteEntry {
+  method: string;
+  pattern: RegExp;
+  /** The path parameter holding a transcript id, for the public-sample rule. */
+  transcriptParam: number | null;
+  operation: OperationName;
+}
+
+/** What a method and path under the API's prefix name. */
+export type RouteMatch =
+  | { kind: 'operation'; operation: OperationName; transcriptId?: string }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'unknown' };
+
+/**
+ * Every documented route of `api`, matched by method and path. Literal
+ * segments win over parameters, as in the router (`/shows/lookup` before
+ * `/shows/{feed_id}`). A route whose `operationId` is not in the catalogue
+ * fails here, at start.
+ */
+export function routeMatcher(api: OpenAPIHono<RestEnv>, prefix: string) {
+  const entries: RouteEntry[] = [];
+  for (const d of api.openAPIRegistry.definitions) {
+    if (d.type !== 'route') continue;
+    const { method, path, operationId } = d.route;
+    if (!operationId || !isOperationName(operationId)) throw new Error(`Route ${method.toUpperCase()} ${path} names no operation (operationId ${operationId})`);
+    const names: string[] = [];
+    const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'));
+    const param = names.indexOf('transcript_id');
+    entries.push({ method: method.toUpperCase(), pattern: new RegExp(`^${prefix}${source}/?$`), transcriptParam: param < 0 ? null : param, operation: operationId });
+  }
+  const paramCount = (e: RouteEntry) => (e.pattern.source.match(/\(\[\^\/\]\+\)/g) ?? []).length;
+  entries.sort((a, b) => paramCount(a) - paramCount(b));
+
+  return (method: string, path: string): RouteMatch => {
+    const m = method === 'HEAD' ? 'GET' : method;
+    const allow: string[] = [];
+    for (const e of entries) {
+      const hit = e.pattern.exec(path);
+      if (!hit) continue;
+      if (e.method === m) {
+        return e.transcriptParam === null ? { kind: 'operation', operation: e.operation } : { kind: 'operation', operation: e.operation, transcriptId: hit[e.transcriptParam + 1] };
+      }
+      allow.push(e.method);
+    }
+    return allow.length ? { kind: 'method_not_allowed', allow } : { kind: 'unknown' };
+  };
+}
+
+/**
+ * The REST side of the one door, ahead of every other check under the API
+ * prefix: the call is matched to its operation, admitted by the core door,
+ * and the rate-limit headers are set before anything can answer, so every
+ * answer (success, 400, 401, 402, 404, 405, 413, 429) carries them and every
+ * call made with a key is counted.
+ */
+export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHandler<RestEnv> {
+  return async (c, next) => {
+    const found = match(c.req.method, c.req.path);
+    const operation = found.kind === 'operation' ? found.operation : 'unknownCall';
+    c.set('operation', operation);
+    const input = found.kind === 'operation' && found.transcriptId !== undefined ? { transcriptId: found.transcriptId } : undefined;
+    const admission = await c.var.services.door.admit({ operation, input }, requestCredentials(c));
+    c.set('admission', admission);
+    if (admission.actor) c.set('actor', admission.actor);
+    c.header('X-RateLimit-Limit', admission.headers['x-ratelimit-limit']);
+    c.header('X-RateLimit-Remaining', admission.headers['x-ratelimit-remaining']);
+    if (admission.error) throw admission.error;
+    if (found.kind === 'method_not_allowed') {
+      c.header('Allow', found.allow.join(', '));
+      throw new DomainError('method_not_allowed', `${c.req.method} is not allowed here; use ${found.allow.join(' or ')}.`);
+    }
+    if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
+    await next();
+  };
+}

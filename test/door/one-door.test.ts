@@ -1,0 +1,218 @@
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { isOperationName, operations } from '../../src/core/door/operations.js';
+import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
+import { fieldOperation } from '../../src/graphql/admission.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
+
+let t: TestPodtext;
+let base: string;
+beforeAll(async () => {
+  t = await startTestPodtext();
+  base = await t.podtext.listen();
+});
+afterAll(() => t.close());
+
+const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
+
+/** One raw HTTP/1.1 exchange, so repeated headers reach the server as sent. */
+function rawGet(path: string, headers: [string, string][]): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(base);
+    const req = httpRequest({ host: u.hostname, port: u.port, path, method: 'GET', headers: headers.flat() as unknown as Record<string, string> }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('every route and root field names an operation of the catalogue', () => {
+  it('openapi.json and the GraphQL schema have no call outside the catalogue, and the catalogue nothing unreachable', () => {
+    const doc = JSON.parse(readFileSync('schema/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const used = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        expect(op.operationId && isOperationName(op.operationId), `${method} ${path}`).toBe(true);
+        used.add(op.operationId!);
+      }
+    }
+    const schema = buildSchema();
+    for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+      for (const field of Object.keys(type!.getFields())) {
+        const op = fieldOperation(type, field);
+        expect(op, `${type!.name}.${field}`).not.toBeNull();
+        used.add(op!);
+      }
+    }
+    expect(Object.keys(operations).filter((o) => !used.has(o))).toEqual(['unknownCall']);
+  });
+});
+
+describe('REST and GraphQL count and stamp alike', () => {
+  const pairs: { name: string; rest: [string, string, unknown?]; gql: string; counts: number }[] = [
+    { name: 'getMe', rest: ['GET', '/me'], gql: '{ me { credits } }', counts: 1 },
+    { name: 'getUsage', rest: ['GET', '/usage'], gql: '{ usage { plan } }', counts: 1 },
+    { name: 'searchShows', rest: ['GET', '/search?q=history'], gql: '{ search(q: "history") { query } }', counts: 1 },
+    { name: 'getCharts', rest: ['GET', '/charts'], gql: '{ charts { genres { slug } } }', counts: 1 },
+    { name: 'getTrending', rest: ['GET', '/trending'], gql: '{ trending { shows { title } } }', counts: 1 },
+    { name: 'listJobs', rest: ['GET', '/jobs'], gql: '{ jobs { totalCount } }', counts: 1 },
+    { name: 'getWebhookSecret', rest: ['GET', '/webhooks/secret'], gql: '{ webhookSecret { secret } }', counts: 1 },
+    { name: 'getTranscript (sample)', rest: ['GET', `/transcripts/${sampleEpisode.transcriptId}`], gql: `{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }`, counts: 1 },
+    { name: 'startRegistration', rest: ['POST', '/register/start', { email: 'door@example.com' }], gql: 'mutation { registerStart(email: "door2@example.com") { ok } }', counts: 0 },
+  ];
+  for (const p of pairs) {
+    it(`${p.name}: ${p.counts} request with a key on both`, async () => {
+      const a = await t.account();
+      const before = remaining(await t.api('GET', '/me', { key: a.key }));
+      const rest = await t.api(p.rest[0], p.rest[1], { key: a.key, body: p.rest[2] });
+      const viaRest = p.counts === 0 ? remaining(await t.api('GET', '/me', { key: a.key })) + 1 : remaining(rest);
+      expect(rest.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(before - viaRest, 'REST').toBe(p.counts);
+      const gql = await t.gql(p.gql, undefined, a.key);
+      expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
+      const viaGql = p.counts === 0 ? remaining(await t.api('GET', '/me', { key: a.key })) + 1 : remaining(gql);
+      expect(viaRest - viaGql - (p.counts === 0 ? 1 : 0), 'GraphQL').toBe(p.counts);
+    });
+  }
+
+  it('the public sample without a key: 0 on both, Free allowance untouched in the headers', async () => {
+    const rest = await t.api('GET', `/transcripts/${sampleEpisode.transcriptId}`);
+    const gql = await t.gql(`{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }`);
+    for (const r of [rest, gql]) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('1000');
+    }
+  });
+
+  it('GraphQL counts root fields as executed: merged fields once, fragments once, aliases each, __typename and bad documents one', async () => {
+    const a = await t.account();
+    const cases: [string, number][] = [
+      ['{ me { credits } me { plan } }', 1],
+      ['query { ...F ...F } fragment F on Query { me { credits } usage { plan } charts { genres { slug } } }', 3],
+      ['{ x: me { credits } y: me { credits } }', 2],
+      ['{ __typename }', 1],
+      ['{ __schema { queryType { name } } }', 1],
+      ['{ me { nosuchfield } }', 1],
+      ['{ me { ', 1],
+    ];
+    let last = remaining(await t.api('GET', '/me', { key: a.key }));
+    for (const [query, cost] of cases) {
+      const r = await t.gql(query, undefined, a.key);
+      expect(last - remaining(r), query).toBe(cost);
+      last = remaining(r);
+    }
+  });
+});
+
+describe('every keyed answer is counted and stamped', () => {
+  it('400, 404, 405, 413 and 429 carry the headers and count; a wrong key 401 counts nothing', async () => {
+    const a = await t.account({ credits: 0 });
+    let last = remaining(await t.api('GET', '/me', { key: a.key }));
+    const answers: [number, () => Promise<Response>][] = [
+      [400, () => t.api('POST', '/unlock', { key: a.key, body: '{"transcript": ' })],
+      [400, () => t.api('POST', '/unlock', { key: a.key, body: { transcript: 'ab\u0000' } })],
+      [404, () => t.api('POST', '/unlock', { key: a.key, body: { transcript: '0123456789abcdef' } })],
+      [404, () => t.api('GET', '/no/such/route', { key: a.key })],
+      [405, () => t.api('DELETE', '/me', { key: a.key })],
+      [413, () => t.api('POST', '/unlock', { key: a.key, body: { transcript: 'x'.repeat(1_100_000) } })],
+    ];
+    for (const [status, call] of answers) {
+      const r = await call();
+      expect(r.status).toBe(status);
+      expect(r.headers.get('x-ratelimit-limit'), String(status)).toBe('1000');
+      expect(last - remaining(r), String(status)).toBe(1);
+      last = remaining(r);
+    }
+    const wrong = await t.api('GET', '/me', { key: `ptk_${'x'.repeat(43)}` });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('x-ratelimit-remaining')).toBe('1000');
+    expect((await t.api('DELETE', '/me', { key: a.key })).headers.get('allow')).toBe('GET');
+  });
+
+  it('429 once spent, on REST and GraphQL, introspection included', async () => {
+    const a = await t.account();
+    await t.podtext.services.metering.take((await t.podtext.services.keys.authenticate(a.key)), 1000);
+    const rest = await t.api('GET', '/me', { key: a.key });
+    expect(rest.status).toBe(429);
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('0');
+    const gql = await t.gql('{ __schema { queryType { name } } }', undefined, a.key);
+    expect(gql.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
+    expect(gql.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('a header sent twice is refused alike on REST and GraphQL', async () => {
+    const a = await t.account();
+    for (const path of ['/api/v1/me', '/graphql?query=%7Bme%7Bcredits%7D%7D']) {
+      const twice = await rawGet(path, [['authorization', `Bearer ${a.key}`], ['authorization', `Bearer ${a.key}`]]);
+      expect(twice.status, path).toBe(400);
+      const keys = await rawGet(path, [['x-api-key', a.key], ['x-api-key', a.key]]);
+      expect(keys.status, path).toBe(400);
+    }
+  });
+
+  it('NUL in GraphQL variables is refused before any resolver, as in REST bodies', async () => {
+    const r = await t.gql('mutation ($e: String!) { registerStart(email: $e) { ok } }', { e: 'a\u0000@example.com' });
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
+  });
+
+  it('/graphql: a wrong method is 405; a foreign origin gets no credentials', async () => {
+    const put = await t.request('/graphql', { method: 'PUT' });
+    expect(put.status).toBe(405);
+    const foreign = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(foreign.headers.get('access-control-allow-credentials')).not.toBe('true');
+    const own = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'http://podtext.test', 'access-control-request-method': 'POST' } });
+    expect(own.headers.get('access-control-allow-origin')).toBe('http://podtext.test');
+  });
+});
+
+describe('connections', () => {
+  it('after a 413 the next request on the same pooled connection succeeds', async () => {
+    const big = JSON.stringify({ email: 'x'.repeat(1_100_000) });
+    const first = await fetch(`${base}/api/v1/register/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(first.status).toBe(413);
+    await first.text();
+    const next = await fetch(`${base}/openapi.json`);
+    expect(next.status).toBe(200);
+  });
+});
+
+describe('subscriptions', () => {
+  it('a bad subscribe on graphql-ws is answered for its id; the socket and its other operations go on', async () => {
+    const a = await t.account();
+    const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
+    const run = (query: string) =>
+      new Promise<unknown>((resolve) => {
+        client.subscribe({ query }, { next: resolve, error: (e) => resolve({ error: e }), complete: () => undefined });
+      });
+    const bad = (await run('{ me { ')) as { error: { message: string }[] };
+    expect(Array.isArray(bad.error)).toBe(true);
+    const good = (await run('{ me { credits } }')) as { data: unknown };
+    expect(good.data).toEqual({ me: { credits: 10 } });
+    await client.dispose();
+  });
+
+  it('an SSE subscription ends when its key is rotated', async () => {
+    const a = await t.account({ credits: 0 });
+    const res = await fetch(`${base}/graphql?query=${encodeURIComponent('subscription { myJobsUpdated { id } }')}`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${a.key}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await new Promise((r) => setTimeout(r, 200));
+    await t.api('POST', '/key/rotate', { key: a.key });
+    const ended = await Promise.race([
+      (async () => {
+        for (;;) if ((await reader.read()).done) return true;
+      })(),
+      new Promise((r) => setTimeout(() => r(false), 5000)),
+    ]);
+    expect(ended).toBe(true);
+  });
+});
