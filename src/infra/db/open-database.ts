@@ -25,6 +25,8 @@ export interface Database {
   listenUrl?: string;
   /** Bulk loads: one COPY of many rows. */
   copyRows: CopyRows;
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -53,6 +55,9 @@ export interface OpenOptions {
   /** PostgreSQL pool size. Default: 10. */
   poolSize?: number;
 }
+
+/** `idle_in_transaction_session_timeout` of Podtext's PostgreSQL sessions, in ms: one minute. */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** Extensions Podtext's migrations use; loaded into PGlite, created on PostgreSQL. */
 export const pgliteExtensions = { pg_trgm, unaccent };
@@ -94,7 +99,15 @@ function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.Pool
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // A session left idle inside a transaction (a stuck request, a lost
+      // client) holds its row locks and stops vacuum from cleaning the queue
+      // tables; PostgreSQL ends it after this long. Podtext's transactions
+      // never wait on anything but the database.
+      options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+    });
     const { runner, client } = poolRunner(pool);
     try {
       if (shouldMigrate) await migrate(runner);
@@ -112,6 +125,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
       },
       listenUrl: options.databaseUrl,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       copyRows: async (table, columns, rows) => {
         const client = await pool.connect();
         try {
