@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Chunk } from '../infra/audio/wav-file.js';
 import { AsrError, type AsrResult } from '../infra/asr/asr-engine.js';
@@ -28,6 +29,8 @@ export async function fanOutChunks(
   opts: FanOutOptions,
 ): Promise<AsrResult[]> {
   const controller = new AbortController();
+  // Every request in flight listens on it: FAST_ASR_CONCURRENCY may well exceed Node's default of 10.
+  setMaxListeners(Math.max(10, opts.concurrency * 4), controller.signal);
   const onAbort = () => controller.abort(opts.signal.reason);
   if (opts.signal.aborted) onAbort();
   else opts.signal.addEventListener('abort', onAbort, { once: true });
