@@ -182,7 +182,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };
         const options = { fastConcurrency: config.fastConcurrency, ...overrides.jobs?.workers };
-        const run = runTranscriptionWorkers({ ...transcription, lanes, options, onTaskTimings: overrides.jobs?.onTaskTimings, onChunkTimings: overrides.jobs?.onChunkTimings }, loops.signal);
+        const run = runTranscriptionWorkers({ ...transcription, lanes, options, onTaskTimings: overrides.jobs?.onTaskTimings, onChunkTimings: overrides.jobs?.onChunkTimings, keepReference: audioChecks.keepReference }, loops.signal);
         running.push(run.catch((err) => log.error({ err }, 'transcription workers failed')));
       }
       const cycles = setInterval(() => {

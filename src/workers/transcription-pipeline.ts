@@ -68,6 +68,8 @@ export interface PipelineDeps {
   handOff(chunks: NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean>;
   options: PipelineOptions;
   log: Logger;
+  /** Fingerprints the downloaded file as the reference its transcript's times follow (`AudioChecks.keepReference`). */
+  keepReference?: (transcriptId: string, audioUrl: string, file: string, signal: AbortSignal) => Promise<void>;
 }
 
 /** Where a running task is, for heartbeats: stage, share of chunks done, measured length. */
@@ -109,6 +111,7 @@ export async function runPipeline(
     await report('decode', 0);
     const wav = join(workDir, 'audio.wav');
     const { durationSeconds } = await decodeToPcm(audio, wav, { maxSeconds: task.maxSeconds, signal });
+    await deps.keepReference?.(task.transcriptId, task.audioUrl, audio, signal);
     await rm(audio, { force: true });
     await report('split', 0, durationSeconds);
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });

@@ -13,7 +13,7 @@ import type { OnJobDone } from '../core/jobs/job-done-payload.js';
 import type { JobOptions } from '../core/jobs/job-options.js';
 import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
 import { classifyFailure } from './transcription-errors.js';
-import { defaultPipelineOptions, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
+import { defaultPipelineOptions, type PipelineDeps, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
 import { checkTranscriptionTools } from './transcription-preflight.js';
 import { SlotPool } from './transcription-slots.js';
 
@@ -49,6 +49,8 @@ export interface TranscriptionWorkerDeps {
   options?: Partial<TranscriptionWorkerOptions>;
   /** Called after each stored task with where its time went (the bench reads it). */
   onTaskTimings?: (task: ClaimedTask, timings: PipelineTimings) => void;
+  /** Fingerprints each downloaded file as its transcript's reference audio (see `PipelineDeps.keepReference`). */
+  keepReference?: PipelineDeps['keepReference'];
   /** Called after each stored chunk with its engine time; `settled` on the episode's last one (the bench reads it). */
   onChunkTimings?: (chunk: ClaimedChunk, timings: { engineSeconds: number; settled: boolean }) => void;
 }
@@ -127,7 +129,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f) },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), keepReference: deps.keepReference },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };

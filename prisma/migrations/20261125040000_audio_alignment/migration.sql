@@ -51,3 +51,19 @@ CREATE TABLE audio_alignments (
 );
 
 CREATE INDEX audio_alignments_transcript ON audio_alignments (transcript_id, id);
+
+-- A reference fingerprinted by the transcription pipeline from the very file
+-- it transcribed, waiting for the transcript to be stored (which adopts it):
+-- no second download, and no chance of fingerprinting a file changed since.
+CREATE TABLE audio_pending_references (
+  transcript_id      text PRIMARY KEY REFERENCES episodes (transcript_id),
+  reference          bytea NOT NULL,
+  envelope           bytea NOT NULL,
+  reference_seconds  real NOT NULL,
+  fingerprint_tool   text NOT NULL,
+  audio_url          text NOT NULL,
+  audio_host         text,
+  content_length     bigint,
+  next_check_at      timestamptz(3) NOT NULL,
+  created_at         timestamptz(3) NOT NULL DEFAULT now()
+);

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import { type AudioFingerprint, fingerprintAudio } from '../../../infra/audio/fingerprint.js';
@@ -121,6 +121,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
     const v = set.validators;
     await db.$executeRaw`
       UPDATE audio_checks SET last_result = ${result}, checked_at = ${deps.clock.now()}, next_check_at = ${nextCheck()}, updated_at = now(),
+        audio_url = COALESCE(${set.url ?? null}, audio_url), audio_host = COALESCE(${set.url ? hostOf(set.url) : null}, audio_host),
         etag = CASE WHEN ${v !== undefined && v !== null} THEN ${v?.etag ?? null} ELSE etag END,
         last_modified = CASE WHEN ${v !== undefined && v !== null} THEN ${v?.lastModified ?? null} ELSE last_modified END,
         content_length = CASE WHEN ${v !== undefined && v !== null} THEN ${v?.length ?? null}::bigint ELSE content_length END
@@ -238,7 +239,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       }
       const current = row.alignment ?? null;
       if (current ? sameMap(current, result.map) : isIdentity(result.map)) {
-        await finish(transcriptId, 'same map', { validators });
+        await finish(transcriptId, 'same map', { validators, url });
         return 'same_map';
       }
       const applied = await apply(row, result.map, validators ?? { etag: null, lastModified: null, length: null, notModified: false }, url);
@@ -254,9 +255,30 @@ export function createAudioChecks(deps: AudioCheckDeps) {
     }
   }
 
+  /**
+   * Fingerprints the file a transcription is made from, as the reference
+   * its transcript adopts once stored (`scheduleAudioReference`). Never
+   * throws: without it the audio is fetched again for a reference later.
+   */
+  async function keepReference(transcriptId: string, audioUrl: string, file: string, signal?: AbortSignal): Promise<void> {
+    try {
+      const bytes = (await stat(file)).size;
+      const print = await fingerprintAudio(file, `${file}.reference.wav`, { signal });
+      await db.$executeRaw`
+        INSERT INTO audio_pending_references (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length, next_check_at)
+        VALUES (${transcriptId}, ${itemsToBytes(print.items)}, ${Buffer.from(print.envelope)}, ${print.seconds}, ${print.tool}, ${audioUrl}, ${hostOf(audioUrl)}, ${bytes}::bigint, ${nextCheck()})
+        ON CONFLICT (transcript_id) DO UPDATE SET reference = EXCLUDED.reference, envelope = EXCLUDED.envelope, reference_seconds = EXCLUDED.reference_seconds,
+          fingerprint_tool = EXCLUDED.fingerprint_tool, audio_url = EXCLUDED.audio_url, audio_host = EXCLUDED.audio_host,
+          content_length = EXCLUDED.content_length, next_check_at = EXCLUDED.next_check_at, created_at = now()`;
+    } catch (err) {
+      if (!signal?.aborted) log.warn({ transcriptId, err: (err as Error).message }, 'no reference fingerprint from the transcribed file; the audio will be fetched for one');
+    }
+  }
+
   return {
     options,
     check,
+    keepReference,
 
     /** Takes up to `limit` due checks, holding each for the lease so no other process runs it meanwhile. */
     async claimDue(limit: number): Promise<string[]> {
