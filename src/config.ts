@@ -86,6 +86,10 @@ const envSchema = z.object({
   STRIPE_PRICE_BUSINESS: optionalString,
   STRIPE_API_URL: urlString(['http:', 'https:']),
   NODE_ENV: optionalString,
+  METRICS_TOKEN: optionalString,
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  QUEUE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type EngineName = z.infer<typeof engineName>;
@@ -167,6 +171,14 @@ export interface Config {
   stripe?: StripeConfig;
   /** True when NODE_ENV=production: introspection and suggestions off. */
   production: boolean;
+  /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. Default: unset (open). */
+  metricsToken?: string;
+  /** Longest a SIGTERM/SIGINT shutdown may take before the process exits anyway, in seconds. Default: 25. */
+  shutdownGraceSeconds: number;
+  /** Time between readiness turning 503 and the listener closing, for load balancers to notice, in seconds. Default: 0. */
+  shutdownDelaySeconds: number;
+  /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
+  queueRetentionDays: number;
 }
 
 /** Thrown when a variable has a bad value; the message names the variable. */
@@ -250,5 +262,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ai: e.AI_URL && e.AI_MODEL ? { url: e.AI_URL, model: e.AI_MODEL, apiKey: e.AI_API_KEY } : undefined,
     stripe,
     production: e.NODE_ENV === 'production',
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
+    queueRetentionDays: e.QUEUE_RETENTION_DAYS,
   };
 }

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { errorStatus } from '../core/errors.js';
 import { planNames, plans, priceTable } from '../core/pricing.js';
 import type { RestEnv } from './env.js';
+import { withOperationsPaths } from './operations-openapi.js';
 
 /** The fixed address used in the committed schema/openapi.json. */
 export const DOCUMENT_SITE_URL = 'http://localhost:8080';
@@ -46,11 +47,12 @@ function description(): string {
 
 /** OpenAPI 3.1 of `/api/v1`, generated from the route definitions and the price table. */
 export function openApiDocument(api: OpenAPIHono<RestEnv>, siteUrl: string) {
-  return api.getOpenAPI31Document({
+  const doc = api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'Podtext API', version: '1.0.0', description: description() },
     servers: [{ url: `${siteUrl}/api/v1` }],
   });
+  return withOperationsPaths(doc, siteUrl);
 }
 
 /** A language-model summary of the same document. */

@@ -226,6 +226,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         usage,
         jobs: jobPage.jobs,
         webhookSecret: secret.secret,
+        webhookHeader: secret.header,
         inbox: inbox && inboxId ? { id: inboxId, url: `${c.var.services.links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
         newKey,
         flash,
@@ -261,6 +262,16 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     if (!actor) return toSignIn(c);
     try {
       return c.redirect((await c.var.services.billing.portal(actor)).url, 303);
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+  app.post('/account/checkout', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    const plan = String((await c.req.parseBody()).plan ?? '');
+    try {
+      return c.redirect((await c.var.services.billing.checkout(actor, plan)).url, 303);
     } catch (err) {
       return failedPage(c, err);
     }
