@@ -1,9 +1,13 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
+import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
+import { runChaosBench } from './chaos.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
+import { runJobsLanesBench } from './jobs-lanes.js';
 import { runMeBench } from './me.js';
+import { runMeteringBench } from './metering.js';
 import { runSearchPostgresBench } from './search-postgres.js';
 import { runSearchBench } from './search.js';
 import { runTranscriptBench } from './transcript.js';
@@ -11,14 +15,18 @@ import { runWebhooksBench } from './webhooks.js';
 
 const sections: [string, () => Promise<string[]>][] = [
   ['me', runMeBench],
+  ['metering', runMeteringBench],
   ['transcript', () => runTranscriptBench()],
   ['search', runSearchBench],
   ['search-postgres', () => runSearchPostgresBench()],
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
   ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
-  ['jobs', () => runJobsBench()],
+  // Lanes, chunk tasks over worker processes, ETA and overhead; then status-change latency to subscribers.
+  ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
+  ['chaos', runChaosBench],
+  ['align', runAlignBench],
 ];
 
 const only = process.argv.slice(2);

@@ -25,6 +25,8 @@ import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
+import { type AudioCheckOptions, createAudioChecks } from './core/transcripts/alignment/audio-check-service.js';
+import { runAudioChecks } from './workers/audio-checks.js';
 import { runChartRefresh, type ChartRefreshOptions } from './workers/chart-refresh.js';
 import { runFeedRefresh } from './workers/feed-refresh.js';
 import { type JobOverrides, runTranscriptionWorkers } from './workers/transcription-worker.js';
@@ -43,6 +45,8 @@ export interface BootOverrides {
   jobs?: JobOverrides;
   /** Daily chart import tunables (tests: a short poll). */
   charts?: ChartRefreshOptions;
+  /** Audio re-check tunables over the config's interval (tests: small download caps). */
+  audioChecks?: Partial<AudioCheckOptions>;
 }
 
 export interface Podtext {
@@ -106,6 +110,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
     jobOptions: {
       fastLaneAvailable: config.fastLane !== null,
+      fastConcurrency: config.fastConcurrency,
       ...overrides.jobs?.options,
       laneEngines: { standard: config.standardLane.engine, fast: config.fastLane?.engine ?? config.standardLane.engine, ...overrides.jobs?.options?.laneEngines },
     },
@@ -162,6 +167,16 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
         const deps = { db: db.prisma, outbound: services.outbound, clock: services.clock, log, sources: config.charts };
         running.push(runChartRefresh(deps, loops.signal, overrides.charts));
       }
+      const audioChecks = createAudioChecks({
+        db: db.prisma,
+        outbound: services.outbound,
+        clock: services.clock,
+        log,
+        scratchDir: path.join(config.dataDir, 'scratch', 'audio-checks'),
+        stored: services.transcripts.stored,
+        options: { intervalSeconds: config.audioCheckIntervalSeconds, ...overrides.audioChecks },
+      });
+      running.push(runAudioChecks(audioChecks, bus, log, loops.signal));
       if (config.workers > 0) {
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };

@@ -15,6 +15,8 @@ import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
 import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
+import { errorPage } from './site/pages/error-page.js';
+import { isSitePath, sitePageError } from './site/site-errors.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -35,8 +37,11 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   // First, so that it times everything and sees the final status.
   if (ops) app.use('*', httpTiming(ops.metrics));
   const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
-  app.onError(onError);
-  app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
+  // The website answers with pages; the API and machine paths with the error body.
+  app.onError((err, c) => (isSitePath(c.req.path) ? sitePageError(c, err, services.log) : onError(err, c)));
+  app.notFound((c) =>
+    isSitePath(c.req.path) ? c.html(errorPage(404, 'Page not found', `There is no page at ${c.req.path}.`), 404) : c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404),
+  );
   app.use('*', async (c, next) => {
     c.set('services', services);
     c.set('log', services.log);
@@ -65,7 +70,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
 
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : [] });
   app.use('/graphql', limit);
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga));
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {
     c.header('Allow', 'GET, POST, OPTIONS');
     throw new DomainError('method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);

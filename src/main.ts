@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { boot } from './boot.js';
 import { runAdminCommand } from './cli/admin.js';
+import { DataDirInUseError } from './infra/db/data-dir-lock.js';
 
 /**
  * Long-running processes run WebAssembly (PGlite, Prisma's query compiler) on
@@ -79,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  // A data directory held by a running server is an answer, not a crash: no stack.
+  process.stderr.write(`${err instanceof DataDirInUseError ? err.message : ((err as Error).stack ?? err)}\n`);
   process.exit(1);
 });

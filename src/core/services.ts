@@ -13,6 +13,7 @@ import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.
 import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
 import { createRegistration } from './accounts/registration.js';
+import { createSessionService } from './accounts/sessions.js';
 import { type Clock, systemClock } from './clock.js';
 import { createDoor } from './door/door.js';
 import { createLinks } from './links.js';
@@ -68,6 +69,7 @@ export function createServices(deps: CoreDeps) {
     billing: deps.billing ?? noBillingProvider,
     siteUrl: deps.siteUrl,
   });
+  const sessions = createSessionService({ db: deps.db, keys, clock });
   const outbound = deps.outbound ?? createOutboundClient();
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
@@ -101,9 +103,9 @@ export function createServices(deps: CoreDeps) {
     checkWebhookUrl: (url) => webhooks.assertWebhookUrl(url),
     options: deps.jobOptions,
   });
-  const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId });
+  const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, metering, door, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { findBadValue } from '../core/door/bad-input.js';
 import type { Credentials } from '../core/door/credentials.js';
@@ -128,7 +129,9 @@ export function createGraphQL(services: Services, options: { production: boolean
     graphqlEndpoint: '/graphql',
     batching: { limit: 10 },
     landingPage: !options.production,
-    graphiql: !options.production,
+    graphiql: !options.production && { title: 'GraphiQL · Podtext' },
+    // GraphiQL's assets bundled in the package: the explorer loads nothing from a CDN.
+    renderGraphiQL,
     logging: false,
     // Browsers on the site's own origin may send its cookie; any other origin
     // may call with a key in a header, never with credentials.

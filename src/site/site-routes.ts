@@ -1,23 +1,283 @@
-import type { Hono } from 'hono';
-import type { RestEnv } from '../rest/env.js';
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { Actor } from '../core/accounts/actor.js';
 import { DomainError } from '../core/errors.js';
-import { episodePage } from './episode-page.js';
-import { confirmPage, homePage } from './pages.js';
+import type { JobView } from '../core/jobs/job-view.js';
+import type { RestEnv } from '../rest/env.js';
+import { accountJs } from './assets/account-js.js';
+import { episodeJs } from './assets/episode-js.js';
+import { siteCss } from './assets/site-css.js';
+import { registerDocsPages } from './docs-pages.js';
+import type { PageChrome } from './layout.js';
+import { accountPage } from './pages/account-page.js';
+import { confirmPage, keyShownPage } from './pages/confirm-page.js';
+import { episodePage } from './pages/episode-page.js';
+import { errorPage } from './pages/error-page.js';
+import { stamp } from './pages/format.js';
+import { homePage } from './pages/home-page.js';
+import { showPage } from './pages/show-page.js';
+import { signinPage } from './pages/signin-page.js';
+import { csrfToken, requireCsrf, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+
+type C = Context<RestEnv>;
+
+const JS = 'text/javascript; charset=utf-8';
+
+function chrome(c: C, actor: Actor | null): PageChrome {
+  return { signedIn: actor !== null, csrf: actor ? csrfToken(c) : '' };
+}
+
+/** Only paths on this site: never an open redirect. */
+function localPath(next: unknown, fallback: string): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : fallback;
+}
+
+function toSignIn(c: C) {
+  return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
+}
+
+/** Domain errors a page can show: a page in the site's style with the message. */
+function failedPage(c: C, err: unknown) {
+  if (!(err instanceof DomainError)) throw err;
+  if (err.code === 'not_found' || err.code === 'invalid_request') return c.html(errorPage(404, 'Not found', err.message), 404);
+  if (err.code === 'unauthorized') return toSignIn(c);
+  const status = err.code === 'insufficient_credits' || err.code === 'transcript_locked' ? 402 : 400;
+  return c.html(errorPage(status, 'That did not work', err.message), status);
+}
+
+async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof DomainError) return null;
+    throw err;
+  }
+}
+
+/** What the account page's script needs to draw or update one job row. */
+function jobEvent(j: JobView) {
+  return {
+    id: j.id,
+    status: j.status,
+    done: j.done,
+    total: j.total,
+    created: stamp(j.createdAt),
+    titles: j.episodes.map((e) => e.title),
+    episodes: j.episodes.map((e) => ({ id: e.transcriptId, title: e.title, ready: e.status === 'ready' })),
+  };
+}
 
 /** The website: pages, /openapi.json and /llms.txt (generated once at start). */
 export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string): void {
+  setCookieSecurity(siteUrl);
   const openapiJson = JSON.stringify(docs.openapi);
-  app.get('/', (c) => c.html(homePage(siteUrl)));
-  app.get('/confirm', (c) => c.html(confirmPage()));
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));
-  app.get('/t/:id', async (c) => {
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/assets/site.css', (c) => c.body(siteCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
+  app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
+  app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
+  registerDocsPages(app);
+
+  app.get('/', async (c) => {
+    const actor = await siteActor(c);
+    const { discovery } = c.var.services;
+    const q = (c.req.query('q') ?? '').trim();
+    let results = null;
+    let searchError: string | null = null;
+    if (q) {
+      try {
+        results = await discovery.search(actor, q);
+        // A link names one show: go straight to it.
+        if (/^https?:\/\//i.test(q) && results.shows.length === 1) return c.redirect(`/shows/${String(results.shows[0]!.id)}`, 303);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        searchError = err.message;
+      }
+    }
+    const [charts, trending] = q ? [null, null] : await Promise.all([orNull(discovery.charts()), orNull(discovery.trending({ max: 12 }))]);
+    return c.html(homePage({ q, results, searchError, charts, trending, registered: null }, chrome(c, actor)));
+  });
+
+  app.post('/register', async (c) => {
+    const form = await c.req.parseBody();
+    const actor = await siteActor(c);
+    let message: string;
     try {
-      return c.html(episodePage(await c.var.services.transcripts.pageInfo(c.req.param('id'))));
+      message = (await c.var.services.registration.start(String(form.email ?? ''))).message;
     } catch (err) {
-      if (err instanceof DomainError) return c.html(`<!doctype html><title>Not found</title><p>${err.code === 'not_found' ? 'No such episode.' : 'Not a valid episode id.'}</p>`, 404);
-      throw err;
+      if (!(err instanceof DomainError)) throw err;
+      message = err.message;
+    }
+    if (form.from === 'signin') return c.html(signinPage({ sent: message }, chrome(c, actor)));
+    return c.html(homePage({ q: '', results: null, searchError: null, charts: null, trending: null, registered: message }, chrome(c, actor)));
+  });
+
+  app.get('/signin', async (c) => c.html(signinPage({ next: localPath(c.req.query('next'), '/account') }, chrome(c, await siteActor(c)))));
+  app.post('/signin', async (c) => {
+    const form = await c.req.parseBody();
+    const next = localPath(form.next, '/account');
+    try {
+      await signIn(c, String(form.key ?? ''));
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return c.html(signinPage({ error: 'That key is not valid (it may have been rotated). Check it, or have it emailed below.', next }, chrome(c, null)), 401);
+    }
+    return c.redirect(next, 303);
+  });
+  app.post('/signout', requireCsrf, async (c) => {
+    await signOut(c);
+    return c.redirect('/', 303);
+  });
+
+  app.get('/confirm', async (c) => c.html(confirmPage(c.req.query('token') ?? '', chrome(c, await siteActor(c)))));
+  app.post('/confirm', async (c) => {
+    const form = await c.req.parseBody();
+    try {
+      const r = await c.var.services.registration.confirm(String(form.token ?? ''));
+      const csrf = await signIn(c, r.key);
+      c.header('cache-control', 'no-store');
+      return c.html(keyShownPage(r, { signedIn: true, csrf }));
+    } catch (err) {
+      return failedPage(c, err);
     }
   });
-  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.get('/shows/:feedId', async (c) => {
+    const actor = await siteActor(c);
+    try {
+      const list = await c.var.services.discovery.episodes(actor, c.req.param('feedId'), { max: 100 });
+      return c.html(showPage(list, chrome(c, actor)));
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  app.get('/t/:id', async (c) => {
+    const actor = await siteActor(c);
+    const { transcripts, jobs } = c.var.services;
+    try {
+      const info = await transcripts.pageInfo(c.req.param('id'));
+      let doc = null;
+      let locked = false;
+      let quote = null;
+      if (info.status === 'ready') {
+        try {
+          doc = (await transcripts.readDocument(actor, info.transcriptId)).doc;
+        } catch (err) {
+          if (!(err instanceof DomainError) || (err.code !== 'transcript_locked' && err.code !== 'unauthorized')) throw err;
+          locked = true;
+        }
+      } else if (info.status === 'none' && actor && info.audioUrl) {
+        quote = await orNull(jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }], dryRun: true }));
+      }
+      const flash = c.req.query('done') === 'unlocked' ? 'Unlocked: the transcript is yours, here and through the API.' : null;
+      return c.html(episodePage({ ...info, doc, locked, quote, flash }, chrome(c, actor)));
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  app.post('/t/:id/unlock', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    try {
+      const r = await c.var.services.transcripts.unlock(actor, c.req.param('id'));
+      return c.redirect(`/t/${r.transcriptId}?done=unlocked`, 303);
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  app.post('/t/:id/transcribe', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    try {
+      const info = await c.var.services.transcripts.pageInfo(c.req.param('id'));
+      if (!info.audioUrl) throw new DomainError('invalid_request', 'This episode has no audio to transcribe.');
+      const r = await c.var.services.jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
+      return c.redirect(r.job ? `/account?job=${r.job.id}` : `/t/${info.transcriptId}`, 303);
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  app.get('/account', async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    return c.html(await renderAccount(c, actor, null));
+  });
+
+  async function renderAccount(c: C, actor: Actor, newKey: string | null, csrf?: string) {
+    const { accounts, jobs, webhooks } = c.var.services;
+    const inboxId = c.req.query('inbox');
+    const [me, usage, jobPage, secret, inbox] = await Promise.all([
+      accounts.me(actor),
+      accounts.usage(actor),
+      jobs.list(actor, { per: 20 }),
+      webhooks.getSecret(actor),
+      inboxId ? orNull(webhooks.readInbox(actor, inboxId)) : Promise.resolve(null),
+    ]);
+    const done = c.req.query('done');
+    const flash = c.req.query('job') ? 'Transcription requested: the job below updates by itself.' : done === 'secret' ? 'Webhook secret rotated; the old one still signs deliveries for 24 hours.' : null;
+    return accountPage(
+      {
+        me,
+        usage,
+        jobs: jobPage.jobs,
+        webhookSecret: secret.secret,
+        inbox: inbox && inboxId ? { id: inboxId, url: `${c.var.services.links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
+        newKey,
+        flash,
+        // BILLING HOOK: true once a payment provider is configured (checkout buttons).
+        billingConfigured: false,
+      },
+      csrf ? { signedIn: true, csrf } : chrome(c, actor),
+    );
+  }
+
+  app.post('/account/key/rotate', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    const { key } = await c.var.services.keys.rotate(actor);
+    // Every session of the old key ended with it; this browser continues with the new one.
+    const csrf = await signIn(c, key);
+    c.header('cache-control', 'no-store');
+    return c.html(await renderAccount(c, await c.var.services.keys.authenticate(key), key, csrf));
+  });
+  app.post('/account/webhook-secret/rotate', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    await c.var.services.webhooks.rotateSecret(actor);
+    return c.redirect('/account?done=secret', 303);
+  });
+  app.post('/account/inbox', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    const inbox = await c.var.services.webhooks.createInbox(actor);
+    return c.redirect(`/account?inbox=${inbox.id}`, 303);
+  });
+  app.post('/account/billing', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    try {
+      return c.redirect((await c.var.services.accounts.billingPortal(actor)).url, 303);
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  // Live job rows: the account's unfinished jobs, then every change, as server-sent events.
+  app.get('/account/jobs/events', async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return c.text('Signed out', 401);
+    const changes = await c.var.services.jobs.watchAll(actor);
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => void changes.return?.());
+      for await (const job of changes) {
+        if (stream.aborted) break;
+        await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
+      }
+    });
+  });
 }

@@ -1,70 +1,255 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
-import { hasChromium, launchBrowser } from '../support/browser.js';
+import { type AudioServer, startAudioServer } from '../support/audio-server.js';
+import { seriousAxeViolations } from '../support/axe.js';
+import { launchBrowser } from '../support/browser.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type Inbox, startSmtpInbox } from '../support/smtp.js';
 
 // A real browser against a real server: what a person on the website does.
-describe.skipIf(!hasChromium)('the website in Chromium', () => {
+// Chromium is required: without it these tests fail rather than skip.
+describe('the website in Chromium', () => {
   let t: TestPodtext;
   let smtp: Inbox;
+  let audio: AudioServer;
   let browser: Browser;
   let site: string;
+  const requested: string[] = [];
+  const contexts: BrowserContext[] = [];
+
   beforeAll(async () => {
-    smtp = await startSmtpInbox();
-    t = await startTestPodtext({ env: { SMTP_URL: smtp.url } });
+    [smtp, audio, browser] = await Promise.all([
+      startSmtpInbox(),
+      startAudioServer('Welcome to the show. Glad to be here. This is a longer sentence so the audio runs for several seconds.'),
+      launchBrowser(),
+    ]);
+    // No transcription workers: the job test plays the worker's part itself.
+    t = await startTestPodtext({ env: { SMTP_URL: smtp.url, WORKERS: '0' } });
     site = await t.podtext.listen();
     t.podtext.startWorkers();
-    browser = await launchBrowser();
   });
   afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
-    await t.close();
-    await smtp.close();
+    await t?.close();
+    await audio?.close();
+    await smtp?.close();
   });
 
-  it('registers from the home page and shows the key after the emailed link', async () => {
-    const page = await browser.newPage();
-    await page.goto(site);
-    await page.fill('input[name=email]', 'web@example.com');
+  /** A fresh visitor: its own cookies; every request it makes is recorded. */
+  async function visitor(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ baseURL: site });
+    contexts.push(context);
+    context.on('request', (r) => requested.push(r.url()));
+    return { context, page: await context.newPage() };
+  }
+
+  async function signedIn(key: string): Promise<{ context: BrowserContext; page: Page }> {
+    const v = await visitor();
+    await v.page.goto('/signin');
+    await v.page.fill('#key', key);
+    await v.page.click('#signin button');
+    await v.page.waitForURL('**/account');
+    return v;
+  }
+
+  async function credits(key: string): Promise<number> {
+    return ((await (await t.api('GET', '/me', { key })).json()) as { credits: number }).credits;
+  }
+
+  async function expectAccessible(page: Page) {
+    expect(await seriousAxeViolations(page), page.url()).toEqual([]);
+  }
+
+  it('registers, follows the mailed link, is signed in and sees the key once; /account and GET /me agree', async () => {
+    const { page } = await visitor();
+    await page.goto('/');
+    expect(await page.title()).toBe('Podtext: podcast transcripts');
+    await expectAccessible(page);
+    await page.fill('#email', 'web@example.com');
     await page.click('#register button');
     await expect.poll(() => page.textContent('#register-result')).toContain('Check your inbox');
     const mail = await smtp.next('web@example.com');
-    const link = /https?:\/\/\S+confirm\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')![0];
+    const link = new URL(/https?:\/\/\S+confirm\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')![0]);
     // The mailed link names the configured site; open the same path on this server.
-    await page.goto(`${site}${new URL(link).pathname}${new URL(link).search}`);
+    await page.goto(`${link.pathname}${link.search}`);
+    await expectAccessible(page);
     await page.click('#confirm');
-    const key = await page.locator('#api-key').textContent({ timeout: 10_000 });
+    const key = (await page.locator('#api-key').textContent())!;
     expect(key).toMatch(/^ptk_/);
-    expect((await t.api('GET', '/me', { key: key! })).status).toBe(200);
-    await page.close();
+    await expectAccessible(page);
+    await page.click('text=Go to my account');
+    await page.waitForURL('**/account');
+    expect(await page.locator('#api-key').count()).toBe(0);
+    const shown = Number(await page.locator('[data-credits]').getAttribute('data-credits'));
+    expect(shown).toBe(await credits(key));
+    expect(await page.locator('#requests').textContent()).toMatch(/\d+ of \d+/);
+    await expectAccessible(page);
   });
 
-  it('the public sample page shows its transcript and jumps to #t=', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${site}/t/${sampleEpisode.transcriptId}#t=10`);
-    await page.waitForSelector('.seg');
-    const now = await page.locator('.seg.now').getAttribute('data-start');
-    expect(Number(now)).toBeLessThanOrEqual(10);
-    const starts = await page.locator('.seg').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.start)));
-    const next = starts.find((s) => s > Number(now));
-    expect(next === undefined || next > 10).toBe(true);
-    await page.close();
+  it('search → show page → episode page; the locked episode unlocks from the same balance as the API', async () => {
+    const a = await t.account({ credits: 5 });
+    const ep = await addEpisode(t, { doc: sampleDoc(), title: 'Waffles and the wider world' });
+    const showTitle = `Show ${ep.feedId}`;
+    await t.podtext.services.discovery.showSearch.reload();
+    const { page } = await signedIn(a.key);
+    await page.goto('/');
+    await page.fill('#q', showTitle);
+    await page.press('#q', 'Enter');
+    await page.click(`#results a:text-is("${showTitle}")`);
+    await page.waitForURL(`**/shows/${ep.feedId}`);
+    expect(await page.title()).toContain(showTitle);
+    expect(await page.locator(`tr[data-transcript-id="${ep.transcriptId}"] .status`).textContent()).toBe('Transcript ready');
+    await expectAccessible(page);
+    await page.click('text=Waffles and the wider world');
+    await page.waitForURL(`**/t/${ep.transcriptId}`);
+    expect(await page.locator('h1').textContent()).toBe('Waffles and the wider world');
+    await expectAccessible(page);
+    const before = await credits(a.key);
+    await page.click('[data-action="unlock"]');
+    await page.waitForSelector('#transcript .w');
+    expect(await page.locator('#flash').textContent()).toContain('Unlocked');
+    expect(await credits(a.key)).toBe(before - 1);
+    expect(await page.locator('#transcript .turn').count()).toBe(2);
+    // The plain text is there for screen readers, the word spans hidden from them.
+    expect(await page.locator('#transcript .sr-only').first().textContent()).toBe('Ada: Welcome to the show.');
+    await expectAccessible(page);
+    // The API's page links lead here.
+    const show = (await (await t.api('GET', `/shows/${ep.feedId}`, { key: a.key })).json()) as { url: string };
+    expect((await t.request(new URL(show.url).pathname)).status).toBe(200);
   });
 
-  it('a locked episode asks for a key, then shows the transcript once unlocked', async () => {
-    const a = await t.account({ credits: 1 });
+  it('a click (or Enter) on a word seeks the audio there; #t= seeks on load and marks the word being spoken', async () => {
+    const a = await t.account({ credits: 5 });
     const ep = await addEpisode(t, { doc: sampleDoc() });
+    await t.podtext.services.db.episode.update({ where: { transcriptId: ep.transcriptId }, data: { audioUrl: audio.url } });
     await t.api('POST', '/unlock', { key: a.key, body: { transcript: ep.transcriptId } });
-    const page = await browser.newPage();
-    await page.goto(`${site}/t/${ep.transcriptId}`);
-    await page.waitForSelector('#key-form:not([hidden])');
-    await page.fill('#key-form input[name=key]', a.key);
-    await page.click('#key-form button');
-    await expect.poll(() => page.locator('.seg').count()).toBe(2);
-    expect(await page.locator('.seg').first().textContent()).toContain('Ada:Welcome to the show.');
-    await page.close();
+    const { page } = await signedIn(a.key);
+    await page.goto(`/t/${ep.transcriptId}`);
+    await page.waitForFunction(() => (document.getElementById('player') as HTMLAudioElement).readyState >= 1);
+    const word = page.locator('#transcript .w[data-start="3"]');
+    await word.click();
+    const at = () => page.evaluate(() => (document.getElementById('player') as HTMLAudioElement).currentTime);
+    await expect.poll(async () => Math.abs((await at()) - 3)).toBeLessThan(0.3);
+    expect(await word.getAttribute('aria-current')).toBe('true');
+    // Keyboard: from the paragraph's time button into the words, Enter seeks.
+    await page.focus('#transcript .when >> nth=0');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => Math.abs((await at()) - 0.6)).toBeLessThan(0.3);
+
+    const fresh = await browser.newContext({ baseURL: site });
+    contexts.push(fresh);
+    fresh.on('request', (r) => requested.push(r.url()));
+    await fresh.addCookies(await page.context().cookies());
+    const linked = await fresh.newPage();
+    await linked.goto(`/t/${ep.transcriptId}#t=3.5`);
+    await expect.poll(() => linked.evaluate(() => (document.getElementById('player') as HTMLAudioElement).currentTime)).toBeGreaterThan(3.2);
+    expect(Math.abs((await linked.evaluate(() => (document.getElementById('player') as HTMLAudioElement).currentTime)) - 3.5)).toBeLessThan(0.3);
+    expect(await linked.locator('.w[aria-current]').getAttribute('data-start')).toBe('3.3');
+    // Find in transcript.
+    await linked.fill('#find', 'glad');
+    await expect.poll(() => linked.textContent('#find-status')).toContain('1 match');
+  });
+
+  it('a requested transcription shows its quote, and its job row turns done on the account page without a reload', async () => {
+    const a = await t.account({ credits: 5 });
+    const ep = await addEpisode(t, { durationSeconds: 1800 });
+    const { page } = await signedIn(a.key);
+    await page.goto(`/t/${ep.transcriptId}`);
+    expect(await page.locator('[data-quote]').getAttribute('data-quote')).toBe('1');
+    await expectAccessible(page);
+    await page.click('#transcribe button');
+    await page.waitForURL('**/account?job=*');
+    const row = page.locator('#jobs tbody tr').first();
+    expect(await row.locator('.status').textContent()).toBe('queued');
+    await page.waitForFunction(() => document.getElementById('jobs-live') !== null);
+    // A transcription worker takes the task and stores the words, as the real worker does.
+    const { tasks } = t.podtext.services.jobs;
+    const task = (await tasks.claim('browser-test-worker'))!;
+    expect(task.transcriptId).toBe(ep.transcriptId);
+    const words = 'Hello from the worker'.split(' ').map((w, i) => ({ w, s: i, e: i + 0.5 }));
+    await tasks.complete(task, { doc: asrDoc(words, 'en'), engine: 'sphinx', model: 'en-us', language: 'en', durationSeconds: 1800, engineLane: 'standard', slotSeconds: 4 }, 'sphinx');
+    await expect.poll(() => row.locator('.status').textContent(), { timeout: 10_000 }).toBe('done');
+    expect(await row.locator(`a[href="/t/${ep.transcriptId}"]`).count()).toBe(1);
+    await expectAccessible(page);
+  });
+
+  it('rotating the key signs out every session of the old key; this browser continues with the new one', async () => {
+    const a = await t.account({ credits: 2 });
+    const one = await signedIn(a.key);
+    const two = await signedIn(a.key);
+    await one.page.click('#rotate');
+    const fresh = (await one.page.locator('#api-key').textContent())!;
+    expect(fresh).toMatch(/^ptk_/);
+    expect(fresh).not.toBe(a.key);
+    await two.page.goto('/account');
+    expect(new URL(two.page.url()).pathname).toBe('/signin');
+    await one.page.goto('/account');
+    expect(new URL(one.page.url()).pathname).toBe('/account');
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(401);
+    expect((await t.api('GET', '/me', { key: fresh })).status).toBe(200);
+  });
+
+  it('refuses a changing form without its CSRF token, and signs out', async () => {
+    const a = await t.account({ credits: 2 });
+    const { page } = await signedIn(a.key);
+    const refused = await page.request.post('/account/key/rotate', { form: {}, maxRedirects: 0 });
+    expect(refused.status()).toBe(403);
+    expect(await refused.text()).toContain('<title>Form refused · Podtext</title>');
+    const forged = await page.request.post('/account/key/rotate', { form: { csrf: 'not-the-token' }, maxRedirects: 0 });
+    expect(forged.status()).toBe(403);
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(200);
+    await page.click('header.top button:text("Sign out")');
+    await page.waitForURL(site + '/');
+    await page.goto('/account');
+    expect(new URL(page.url()).pathname).toBe('/signin');
+  });
+
+  it('serves the API reference, the sample episode and error pages, all accessible and from this origin', async () => {
+    const { page } = await visitor();
+    await page.goto('/docs');
+    await page.waitForSelector('.swagger-ui .opblock-tag', { timeout: 15_000 });
+    expect(await page.title()).toBe('API reference · Podtext');
+    await expectAccessible(page);
+    await page.goto(`/t/${sampleEpisode.transcriptId}#t=10`);
+    await page.waitForSelector('.w[aria-current]');
+    expect(Number(await page.locator('.w[aria-current]').getAttribute('data-start'))).toBeLessThanOrEqual(10);
+    await expectAccessible(page);
+    const missing = await page.goto('/shows/999999999');
+    expect(missing!.status()).toBe(404);
+    expect(await page.title()).toBe('Not found · Podtext');
+    await expectAccessible(page);
+    const nowhere = await page.goto('/no/such/page');
+    expect(nowhere!.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Page not found');
+    const signin = await page.goto('/signin');
+    expect(signin!.status()).toBe(200);
+    await expectAccessible(page);
+  });
+
+  it('opens GraphiQL from local assets, and a signed-in browser queries with its session', async () => {
+    const a = await t.account({ credits: 7 });
+    const { page } = await signedIn(a.key);
+    const graphiql = await page.goto('/graphql', { headers: { accept: 'text/html' } });
+    expect(graphiql!.headers()['content-type']).toContain('text/html');
+    await page.waitForSelector('.graphiql-container', { timeout: 20_000 });
+    const me = await page.evaluate(async () => {
+      const r = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { credits } }' }) });
+      return r.json();
+    });
+    expect(me).toEqual({ data: { me: { credits: 7 } } });
+  });
+
+  it('no page asked for anything outside its own origin, except the episode audio', () => {
+    // Episodes' own audio: the local speech file, and the made-up host the other test episodes name.
+    const ownAudio = (u: string) => u === audio.url || u.startsWith('https://media.example/');
+    const outside = requested.filter((u) => !u.startsWith(site) && !ownAudio(u) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    expect(requested.length).toBeGreaterThan(20);
+    expect(outside).toEqual([]);
   });
 });

@@ -185,10 +185,21 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const transcriptId = assertTranscriptId(rawId);
       const ep = await db.episode.findUnique({
         where: { transcriptId },
-        select: { title: true, audioUrl: true, showId: true, transcriptStatus: true, publishedAt: true, show: { select: { title: true } } },
+        select: { title: true, guid: true, audioUrl: true, durationSeconds: true, transcriptStatus: true, publishedAt: true, showId: true, show: { select: { title: true } } },
       });
       if (!ep) throw new DomainError('not_found', `No episode ${transcriptId}`);
-      return { transcriptId, title: ep.title, showTitle: ep.show.title, audioUrl: shownAudioUrl(ep), status: ep.transcriptStatus, publishedAt: ep.publishedAt, isSample: transcriptId === sampleTranscriptId };
+      return {
+        transcriptId,
+        title: ep.title,
+        guid: ep.guid,
+        showId: ep.showId,
+        showTitle: ep.show.title,
+        audioUrl: shownAudioUrl(ep),
+        durationSeconds: ep.durationSeconds,
+        status: ep.transcriptStatus,
+        publishedAt: ep.publishedAt,
+        isSample: transcriptId === sampleTranscriptId,
+      };
     },
 
     /** Call once a transcript is stored or replaced (committed): every process drops the version it cached. */

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
 export type Db = PrismaClient;
@@ -140,14 +141,31 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
   if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
-  const lite = await PGlite.create({
-    dataDir: options.pgliteDir,
-    loadDataDir: options.pgliteTemplate,
-    extensions: pgliteExtensions,
-    startParams: PGLITE_START_PARAMS,
-  });
+  // One process per data directory: a second PGlite on it would not see the
+  // first one's writes, and the first would overwrite the second's.
+  const lock = options.pgliteDir ? await lockDataDir(options.pgliteDir) : null;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create({
+      dataDir: options.pgliteDir,
+      loadDataDir: options.pgliteTemplate,
+      extensions: pgliteExtensions,
+      startParams: PGLITE_START_PARAMS,
+    });
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
   const runner = pgliteRunner(lite);
-  if (shouldMigrate) await migrate(runner);
+  if (shouldMigrate) {
+    try {
+      await migrate(runner);
+    } catch (err) {
+      await lite.close();
+      await lock?.release();
+      throw err;
+    }
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   return {
     prisma,
@@ -160,6 +178,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await lite.close();
+      await lock?.release();
     },
   };
 }

@@ -54,7 +54,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
     showSearch,
 
     /** Spec 4.2 `GET /search`. */
-    search: (_actor: Actor, q: string, query?: ShowQuery): Promise<SearchResult> => flow.search(q, query),
+    search: (_actor: Actor | null, q: string, query?: ShowQuery): Promise<SearchResult> => flow.search(q, query),
 
     /** Spec 4.2 `GET /shows/lookup`; see `LOOKUP_PRECEDENCE`. */
     lookup: (_actor: Actor, input: LookupInput, query?: ShowQuery): Promise<Show> => lookupShow(db, input, query),
@@ -74,7 +74,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
      * Spec 4.2 `GET /shows/{feed_id}/episodes`: newest first, `max` 1..1000 (default 100).
      * @throws DomainError `invalid_request` naming `feed_id` or `max`; `not_found`.
      */
-    episodes: (_actor: Actor, feedId: string | number | bigint, input: EpisodePageInput = {}): Promise<EpisodeList> =>
+    episodes: (_actor: Actor | null, feedId: string | number | bigint, input: EpisodePageInput = {}): Promise<EpisodeList> =>
       lister.list(parseFeedId(feedId), input),
 
     /** Spec 4.2 `GET /episodes/{transcript_id}` for the calling account. */

@@ -1,0 +1,34 @@
+import { html } from 'hono/html';
+import type { EpisodeList } from '../../core/catalog/discovery/episode-list.js';
+import { layout, type PageChrome } from '../layout.js';
+import { artTile } from './show-card.js';
+import { clock, day } from './format.js';
+
+const STATUS_TEXT: Record<string, string> = { ready: 'Transcript ready', processing: 'Transcribing', none: 'No transcript yet' };
+
+/** `/shows/{feed_id}`: the show and its episodes, each with its transcript status. */
+export function showPage(list: EpisodeList, chrome: PageChrome) {
+  const s = list.show;
+  return layout(
+    `${s.title} · Podtext`,
+    html`<div class="row" style="align-items:flex-start;gap:1.4rem">${artTile(s.title, true)}
+<div style="flex:1;min-width:16rem"><h1>${s.title}</h1>
+<dl class="facts">
+${s.author ? html`<dt>By</dt><dd>${s.author}</dd>` : ''}
+${s.categories.length ? html`<dt>Categories</dt><dd>${s.categories.join(', ')}</dd>` : ''}
+${s.language ? html`<dt>Language</dt><dd>${s.language}</dd>` : ''}
+<dt>Episodes</dt><dd>${list.episodes.length}${list.hasMore ? '+' : ''}, ${list.readyCount} with a transcript</dd>
+${s.website ? html`<dt>Website</dt><dd>${s.website}</dd>` : ''}
+</dl></div></div>
+${s.description ? html`<p>${s.description.slice(0, 1200)}</p>` : ''}
+<h2>Episodes</h2>
+${list.episodes.length
+  ? html`<table id="episodes"><thead><tr><th scope="col">Episode</th><th scope="col">Published</th><th scope="col">Length</th><th scope="col">Transcript</th></tr></thead><tbody>
+${list.episodes.map(
+  (e) => html`<tr data-transcript-id="${e.transcriptId}"><td><a href="/t/${e.transcriptId}">${e.title}</a></td><td>${e.publishedAt ? day(e.publishedAt) : ''}</td><td>${e.durationSeconds ? clock(e.durationSeconds) : ''}</td>
+<td><span class="status ${e.transcriptStatus}">${STATUS_TEXT[e.transcriptStatus] ?? e.transcriptStatus}</span>${e.transcriptStatus === 'none' ? html` · <a href="/t/${e.transcriptId}#transcribe" aria-label="Transcribe ${e.title}">Transcribe</a>` : ''}</td></tr>`,
+)}</tbody></table>`
+  : html`<p>No episodes known yet.</p>`}`,
+    chrome,
+  );
+}

@@ -1,0 +1,71 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { Actor } from '../core/accounts/actor.js';
+import { DomainError } from '../core/errors.js';
+import type { RestEnv } from '../rest/env.js';
+import { errorPage } from './pages/error-page.js';
+
+/** The website's sign-in cookie. */
+export const SESSION_COOKIE = 'podtext_session';
+
+/** Whether cookies must be Secure: the site is served over https. */
+let secureCookies = false;
+export function setCookieSecurity(siteUrl: string): void {
+  secureCookies = siteUrl.startsWith('https:');
+}
+
+/** The session token this browser sent, if any. */
+export function sessionToken(c: Context<RestEnv>): string | null {
+  return getCookie(c, SESSION_COOKIE) ?? null;
+}
+
+/**
+ * The one place the website learns who is signed in: the account behind the
+ * session cookie, or null for a visitor (also when the session ended, e.g.
+ * because its key was rotated).
+ */
+export async function siteActor(c: Context<RestEnv>): Promise<Actor | null> {
+  const token = sessionToken(c);
+  if (!token) return null;
+  try {
+    // Through the door, like every other caller; site pages themselves are not metered.
+    return await c.var.services.door.authenticate({ session: token });
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'unauthorized') return null;
+    throw err;
+  }
+}
+
+/** The CSRF token for this browser's forms (empty for a visitor). */
+export function csrfToken(c: Context<RestEnv>): string {
+  const token = sessionToken(c);
+  return token ? c.var.services.sessions.csrf(token) : '';
+}
+
+/** Opens a session for `key` and hands this browser its cookie. @returns the new session's CSRF token. */
+export async function signIn(c: Context<RestEnv>, key: string): Promise<string> {
+  const s = await c.var.services.sessions.create(key);
+  setCookie(c, SESSION_COOKIE, s.token, { httpOnly: true, sameSite: 'Lax', secure: secureCookies, path: '/', expires: s.expiresAt });
+  return s.csrf;
+}
+
+export async function signOut(c: Context<RestEnv>): Promise<void> {
+  const token = sessionToken(c);
+  if (token) await c.var.services.sessions.revoke(token);
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies });
+}
+
+/**
+ * Every form that changes something posts the session's CSRF token as `csrf`;
+ * without it (or with another session's) the request is refused with 403.
+ * SameSite=Lax already keeps other sites' POSTs cookieless; this is the second lock.
+ */
+export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
+  const token = sessionToken(c);
+  const form = await c.req.parseBody();
+  const given = typeof form.csrf === 'string' ? form.csrf : null;
+  if (!token || !c.var.services.sessions.checkCsrf(token, given)) {
+    return c.html(errorPage(403, 'Form refused', 'This form is out of date or did not come from Podtext: reload the page and try again.'), 403);
+  }
+  await next();
+};
