@@ -6,12 +6,15 @@
  * Usage: `npx tsx bench/aisearch-quality.ts`
  */
 import { fileURLToPath } from 'node:url';
+import { createRelatedTerms } from '../src/core/aisearch/related-terms.js';
 import { createTopicFinder } from '../src/core/aisearch/topic-finder.js';
 import { evaluate, formatReport, loadQueries, type EvalReport } from '../test/aisearch-eval/evaluate.js';
 import { makeLongTranscript } from '../test/aisearch-eval/long-transcript.js';
 
 export interface AiSearchBenchResult {
   report: EvalReport;
+  /** The same evaluation with one-step hyponyms only (no category members), as before members were read. */
+  withoutMembers: EvalReport;
   /** Milliseconds to build the two-hour transcript's indexes, once. */
   prepareMs: number;
   /** Per-query latency on the two-hour transcript, warm, in milliseconds. */
@@ -42,6 +45,7 @@ const latencyTopics = [
  */
 export function runAiSearchBench(rounds = 5): AiSearchBenchResult {
   const report = evaluate(createTopicFinder());
+  const withoutMembers = evaluate(createTopicFinder({ related: createRelatedTerms(undefined, { memberDepth: 1 }) }));
   const { doc } = makeLongTranscript();
   const finder = createTopicFinder();
   const started = performance.now();
@@ -67,6 +71,7 @@ export function runAiSearchBench(rounds = 5): AiSearchBenchResult {
   times.sort((a, b) => a - b);
   return {
     report,
+    withoutMembers,
     prepareMs,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -84,6 +89,7 @@ export function aiSearchGoals(r: AiSearchBenchResult): [string, boolean][] {
     ['exact recall >= 0.95', c.exact.recall >= 0.95],
     ['synonym recall >= 0.8', c.synonym.recall >= 0.8],
     ['misspelled recall >= 0.8', c.misspelled.recall >= 0.8],
+    ['category precision >= 0.95', c.category.precision >= 0.95],
     ['overall precision >= 0.85', r.report.overall.precision >= 0.85],
     ['absent topics found: 0', r.report.falseFound === 0],
     ['warm p95 <= 50 ms', r.p95 <= 50],
@@ -95,6 +101,9 @@ export function aiSearchReport(r: AiSearchBenchResult): string[] {
   return [
     '## AI Search quality (evaluation set) and latency',
     formatReport(r.report),
+    '',
+    'before category members (one-step hyponyms only), same run:',
+    formatReport(r.withoutMembers),
     '',
     `two-hour transcript: ${r.words} words; prepare ${r.prepareMs.toFixed(1)} ms`,
     `latency over ${r.queries} warm queries: p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms`,

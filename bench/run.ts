@@ -3,6 +3,7 @@ import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
 import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runChaosBench } from './chaos.js';
+import { runAsrQualityBench } from './asr-quality.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
 import { runJobsLanesBench } from './jobs-lanes.js';
@@ -21,7 +22,15 @@ const sections: [string, () => Promise<string[]>][] = [
   ['search-postgres', () => runSearchPostgresBench()],
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
-  ['asr', async () => ['## Speech recognition: word error rate and real-time factor', formatAsrTable(await runAsrBench())]],
+  [
+    'asr',
+    async () => [
+      ...(await runAsrQualityBench()),
+      '',
+      '## Speech recognition: every available engine on LibriVox and a minute of flite',
+      formatAsrTable(await runAsrBench()),
+    ],
+  ],
   // Lanes, chunk tasks over worker processes, ETA and overhead; then status-change latency to subscribers.
   ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],

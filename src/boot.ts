@@ -23,6 +23,7 @@ import { createMetrics, type Metrics } from './infra/metrics/metrics.js';
 import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
+import { createStripeBilling } from './infra/billing/stripe-billing.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
 import { type AudioCheckOptions, createAudioChecks } from './core/transcripts/alignment/audio-check-service.js';
@@ -100,7 +101,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     log,
     siteUrl: config.siteUrl,
     clock: overrides.clock,
-    billing: overrides.billing,
+    billing: overrides.billing ?? (config.stripe && createStripeBilling(config.stripe)),
     exactMeteringBelow: overrides.exactMeteringBelow,
     sampleTranscriptId: config.sampleTranscriptId,
     webhooks: { allow: config.outboundAllow, retrySchedule: config.webhookRetrySchedule, onAttempt: webhookAttemptCounter(metrics), ...overrides.webhooks },
@@ -186,6 +187,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       }
       const cycles = setInterval(() => {
         resetDueCycles(db.prisma, services.clock, services.accounts.changed).catch((err) => log.error({ err }, 'billing cycle reset failed'));
+        services.sessions.prune().catch((err) => log.error({ err }, 'pruning website sessions failed'));
       }, 10 * 60_000);
       cycles.unref();
       loops.signal.addEventListener('abort', () => clearInterval(cycles));

@@ -14,9 +14,10 @@ import { restDoor, routeMatcher } from './rest/middleware/door.js';
 import { inputGuard } from './rest/middleware/input-guard.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
-import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { errorPage } from './site/pages/error-page.js';
 import { isSitePath, sitePageError } from './site/site-errors.js';
+import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
+import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -67,6 +68,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.route(API_PREFIX, api);
   // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
   registerInboxReceiver(app);
+  registerBillingReceivers(app);
 
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : [] });
   app.use('/graphql', limit);

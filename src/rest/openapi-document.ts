@@ -31,6 +31,11 @@ function description(): string {
     '|---|---|---|---|',
     planRows,
     '',
+    'Buying a plan: `POST /billing/checkout` with `{"plan": "plus" | "pro" | "business"}` answers `{url}`, a hosted checkout page (an addition to the spec; 409 `billing_not_configured` where the server sells no plans). ' +
+      'Once paid, the plan and its daily allowance apply at once and the balance becomes the plan\'s credits; each renewal resets it (no rollover); an upgrade tops it up at once. ' +
+      '`POST /billing/portal` answers `{url}` of the billing portal (switch plan, cancel, update card) for a key whose account has subscribed, now or before; 400 `not_subscribed` otherwise. ' +
+      'A cancelled plan runs to the end of its paid period, then the account is Free.',
+    '',
     '## Errors',
     'Every error answers `{"error": {"code", "message"}}`; malformed input names the field in the message (`"field: message"`).',
     '',

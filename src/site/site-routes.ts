@@ -226,11 +226,11 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         usage,
         jobs: jobPage.jobs,
         webhookSecret: secret.secret,
+        webhookHeader: secret.header,
         inbox: inbox && inboxId ? { id: inboxId, url: `${c.var.services.links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
         newKey,
         flash,
-        // BILLING HOOK: true once a payment provider is configured (checkout buttons).
-        billingConfigured: false,
+        billingConfigured: c.var.services.billing.enabled,
       },
       csrf ? { signedIn: true, csrf } : chrome(c, actor),
     );
@@ -261,7 +261,17 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
     try {
-      return c.redirect((await c.var.services.accounts.billingPortal(actor)).url, 303);
+      return c.redirect((await c.var.services.billing.portal(actor)).url, 303);
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+  app.post('/account/checkout', requireCsrf, async (c) => {
+    const actor = await siteActor(c);
+    if (!actor) return toSignIn(c);
+    const plan = String((await c.req.parseBody()).plan ?? '');
+    try {
+      return c.redirect((await c.var.services.billing.checkout(actor, plan)).url, 303);
     } catch (err) {
       return failedPage(c, err);
     }

@@ -26,6 +26,12 @@ describe('AI Search evaluation set', () => {
     expect(report.falseFound).toBe(0);
   });
 
+  it('finds a category through the members the transcript names, precisely', () => {
+    expect(report.categories.category.queries).toBeGreaterThanOrEqual(5);
+    expect(report.categories.category.precision).toBeGreaterThanOrEqual(0.95);
+    expect(report.categories.category.recall).toBeGreaterThanOrEqual(0.8);
+  });
+
   it('keeps synonym matches precise', () => {
     expect(report.categories.synonym.precision).toBeGreaterThanOrEqual(0.85);
   });

@@ -20,12 +20,14 @@ import type { TopicFinder } from '../../src/core/aisearch/topic-finder.js';
 import { makeLongTranscript } from './long-transcript.js';
 
 /**
+ * `category` queries name a class whose members the transcript names
+ * ("vegetables" for "cherry tomatoes and runner beans").
  * `paraphrase` queries name a topic the transcript discusses in other words
  * than any synonym of the query ("insomnia" for "can't drop off at night"):
  * beyond word matching, reported to show where re-ranking must help.
  */
-export type Category = 'exact' | 'inflection' | 'synonym' | 'misspelled' | 'paraphrase' | 'absent';
-export const CATEGORIES: Category[] = ['exact', 'inflection', 'synonym', 'misspelled', 'paraphrase', 'absent'];
+export type Category = 'exact' | 'inflection' | 'synonym' | 'category' | 'misspelled' | 'paraphrase' | 'absent';
+export const CATEGORIES: Category[] = ['exact', 'inflection', 'synonym', 'category', 'misspelled', 'paraphrase', 'absent'];
 
 type Range = [number] | [number, number];
 

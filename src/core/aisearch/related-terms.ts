@@ -3,7 +3,11 @@ import { STOPWORDS } from './stopwords.js';
 import { baseFormCandidates } from './word-forms.js';
 import { createWordnetReader, type WordnetPos, type WordnetReader, type WordnetSynset } from './wordnet-reader.js';
 
-export type Relation = 'synonym' | 'hypernym' | 'hyponym' | 'derived' | 'similar' | 'head';
+/**
+ * `member`: a narrower word two or three steps below a noun that names a
+ * category ("tomato" under "vegetable", through "solanaceous vegetable").
+ */
+export type Relation = 'synonym' | 'hypernym' | 'hyponym' | 'member' | 'derived' | 'similar' | 'head';
 
 export interface RelatedTerm {
   /** Lowercase lemma; multi-word lemmas keep their spaces. */
@@ -53,6 +57,16 @@ const tooGeneral = new Set(
 const maxSenses: Record<WordnetPos, number> = { n: 3, v: 2, a: 2, r: 1 };
 const senseFactor = [1, 0.85, 0.7];
 const MAX_HYPONYM_SYNSETS = 150;
+/**
+ * Members of a category: narrower words below the one-step hyponyms, weighted
+ * by depth. Both weights stay above the single-concept threshold (0.45) so a
+ * plain member alone is found, and fall below it with any sense or part-of-
+ * speech doubt ("pepper" the spice is no vegetable unless the transcript says so).
+ */
+const memberWeight = [0, 0, 0.5, 0.47];
+const MAX_MEMBER_DEPTH = 3;
+/** A category with more members than this ("food", "person") is too broad to stand for them: none are added. */
+const MAX_MEMBER_SYNSETS = 400;
 
 /**
  * WordNet synonyms and one-step relatives (hypernyms, hyponyms, derived
@@ -69,7 +83,16 @@ const MAX_HYPONYM_SYNSETS = 150;
  *
  * @param reader Default: a new {@link createWordnetReader} over the bundled database.
  */
-export function createRelatedTerms(reader: WordnetReader = createWordnetReader()): RelatedTerms {
+export interface RelatedTermsOptions {
+  /**
+   * How far below a category noun its members are read: 1 keeps only the
+   * one-step hyponyms, 3 reaches "tomato" from "vegetable". Default: 3.
+   */
+  memberDepth?: number;
+}
+
+export function createRelatedTerms(reader: WordnetReader = createWordnetReader(), options: RelatedTermsOptions = {}): RelatedTerms {
+  const maxMemberDepth = Math.min(MAX_MEMBER_DEPTH, Math.max(1, Math.floor(options.memberDepth ?? MAX_MEMBER_DEPTH)));
   const cache = new Map<string, RelatedTerm[]>();
   const compounds = new Map<string, boolean>();
   const posList: WordnetPos[] = ['n', 'v', 'a', 'r'];
@@ -137,6 +160,8 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       const acronym = via?.acronyms.includes(lemma) ?? false;
       if (single && ((lemma.length < 3 && !acronym) || STOPWORDS.has(lemma) || tooGeneral.has(lemma))) return;
       if (tooGeneral.has(lemma)) return;
+      // A member spelt like a plural of an everyday word ("fives" the ball game) would match that word.
+      if (relation === 'member' && single && baseFormCandidates(lemma, 'n').some((b) => b !== lemma && (reader.lookup(b, 'n')?.tagSenseCount ?? 0) > 0)) return;
       let w = weight;
       let senseDiscount = 1;
       let posDiscount = 1;
@@ -145,8 +170,11 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       if (single && via && !acronym) {
         const own = reader.lookup(lemma, via.pos);
         const rank = own ? own.offsets.indexOf(via.offset) : -1;
-        if (rank >= 2) return;
-        if (rank === 1) senseDiscount = 0.8;
+        // A member's senses that the tagged corpus never saw are in no particular order ("carrot" is first
+        // the plant, then its root, then the vegetable), so any of them may link it.
+        const untaggedMember = relation === 'member' && own !== null && own.tagSenseCount === 0;
+        if (rank >= 2 && !untaggedMember) return;
+        if (rank === 1 && !untaggedMember) senseDiscount = 0.8;
         // Untagged senses are listed in no particular order, so a polysemous word
         // ("lettuce" as slang for money) is trusted less unless this is its tagged first sense.
         else if (own && own.offsets.length > 1 && own.tagSenseCount === 0) senseDiscount = 0.75;
@@ -161,6 +189,40 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       w *= senseDiscount * posDiscount;
       const prev = best.get(lemma);
       if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense });
+    };
+
+    // The category's members: hyponyms of hyponyms, breadth first, down to the member depth. A category
+    // whose tree is larger than MAX_MEMBER_SYNSETS names too much to match any one of its members.
+    const addMembers = (root: WordnetSynset): void => {
+      const levels: WordnetSynset[][] = [[root]];
+      const seen = new Set([root.offset]);
+      let total = 0;
+      for (let depth = 1; depth <= maxMemberDepth; depth++) {
+        const next: WordnetSynset[] = [];
+        for (const s of levels[depth - 1]) {
+          for (const p of s.pointers) {
+            if ((p.symbol !== '~' && p.symbol !== '~i') || p.pos !== 'n' || seen.has(p.offset)) continue;
+            seen.add(p.offset);
+            const child = reader.synset('n', p.offset);
+            // The category's own subclasses must be filed first under it or be named for it: WordNet lists
+            // "section" under "music" too, as a second class, and everything below it would follow, while
+            // "root vegetable" is filed first under "root". Deeper down a second class is fine ("football"
+            // under "contact sport").
+            const parent = child.pointers.find((q) => q.symbol === '@' || q.symbol === '@i');
+            const namedFor = child.words.some((w) => root.words.includes(w.slice(w.lastIndexOf(' ') + 1)));
+            if (depth > 1 || parent?.offset === s.offset || namedFor) next.push(child);
+          }
+        }
+        total += next.length;
+        if (total > MAX_MEMBER_SYNSETS) return;
+        levels.push(next);
+      }
+      for (let depth = 2; depth < levels.length; depth++) {
+        for (const s of levels[depth]) {
+          // A phrase that is only a member's alias ("three year old" for a horse) reads as its everyday words.
+          for (const w of s.words) if (w === s.words[0] || !w.includes(' ')) add(w, memberWeight[depth], 'member', s, true);
+        }
+      }
     };
 
     for (const e of entries) {
@@ -201,6 +263,7 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
           }
         }
       }
+      if (e.pos === 'n' && (maxTagged === 0 || e.tagSenseCount === maxTagged)) addMembers(read[0].synset);
     }
     // "a-" adjectives and their bases ("asleep" and "sleep"), a derivation WordNet leaves unlinked.
     for (const lemma of self) for (const r of aPrefixRelatives(reader, lemma)) add(r.lemma, 0.7, 'derived', r.via);

@@ -59,6 +59,45 @@ describe('evidence from the transcript about a relative\'s sense', () => {
   });
 });
 
+describe('a topic that names a category', () => {
+  const finder = createTopicFinder();
+
+  it('finds the members a transcript names, below the category\'s own word', () => {
+    const garden = doc(
+      'Frozen vegetables are a great bargain.',
+      ...filler,
+      'We have had so many cherry tomatoes this year.',
+      ...filler,
+      'Next year I am trying runner beans up the fence.',
+    );
+    const r = finder.candidates(garden, 'vegetables');
+    expect(r.map((c) => c.quote)).toEqual([
+      'Frozen vegetables are a great bargain.',
+      'We have had so many cherry tomatoes this year.',
+      'Next year I am trying runner beans up the fence.',
+    ]);
+    expect(r[1].score).toBeLessThan(r[0].score);
+    expect(quotes(finder.find(doc('We have had so many cherry tomatoes this year.'), 'vegetables'))).toHaveLength(1);
+  });
+
+  it('takes a doubtful member in the class sense when the transcript names other members', () => {
+    // "carrot" is first the plant in WordNet; beside lentils and tomatoes it is the vegetable.
+    expect(finder.find(doc('She ate a raw carrot as a snack.'), 'vegetables').found).toBe(false);
+    const lunch = doc('Lentils are cheap.', ...filler, 'She ate a raw carrot as a snack.', ...filler, 'The tomatoes are ripe.');
+    expect(quotes(finder.find(lunch, 'vegetables'))).toContain('She ate a raw carrot as a snack.');
+  });
+
+  it('does not take a member written as a name inside a sentence ("Apple" the company)', () => {
+    expect(finder.find(doc('We bought pears and a bag of apples at the market.'), 'fruit').found).toBe(true);
+    expect(finder.find(doc('Last week Apple announced a new phone.'), 'fruit').found).toBe(false);
+  });
+
+  it('leaves categories too broad to stand for their members alone', () => {
+    expect(finder.find(doc('The cherry tomatoes were lovely.'), 'food').found).toBe(false);
+    expect(finder.find(doc('A private motorcar is parked for ninety five percent of its life.'), 'sports').found).toBe(false);
+  });
+});
+
 describe('WordNet relations beyond its pointers', () => {
   const wn = createWordnetReader();
 

@@ -7,6 +7,23 @@ const NOUN_MARKERS: ReadonlySet<string> = new Set('a an the my your his her its 
 /** What a relative counts as the first word of a compound. */
 const COMPOUND_FACTOR = 0.5;
 
+/** Sure members of a class that vouch for a doubtful one. */
+const FELLOW_MEMBERS = 2;
+/** What a narrower word written as a name counts. */
+const NAME_FACTOR = 0.5;
+
+/** True when the hit's first word is capitalised and does not start a sentence. */
+function isNameUse(p: PreparedTranscript, h: Hit): boolean {
+  const at = p.tokenStart[h.token];
+  const first = p.text.charAt(at);
+  if (first === first.toLowerCase()) return false;
+  const before = p.text.slice(Math.max(0, at - 3), at).trimEnd();
+  // Start of the transcript or of a sentence; a whole segment in capitals says nothing either.
+  if (before === '' || /[.!?:"“]$/.test(before) || p.segmentStarts.includes(at)) return false;
+  const word = p.text.slice(at, at + p.norm[h.token].length);
+  return word !== word.toUpperCase();
+}
+
 /**
  * Weighs a relative by what its surroundings in the transcript show about
  * its sense. Three kinds of evidence, all from the transcript's own words:
@@ -26,6 +43,14 @@ const COMPOUND_FACTOR = 0.5;
  *   WordNet knows ("washing" in "washing machine", "car" in "car park") names
  *   something else there, and counts half.
  *
+ * - Fellow members: when the transcript names two or more narrower words of
+ *   the topic in their sure sense ("beans", "tomatoes" for "vegetables"), it
+ *   is talking about that class, and a doubtful member ("carrot", first the
+ *   plant) is taken in its class sense too.
+ * - Names: a narrower word written with a capital inside a sentence ("Apple
+ *   announced", "Jaguar") names a company or a person there, not a member of
+ *   the class, and counts half.
+ *
  * Hits without doubt (exact words, respellings, plain synonyms) pass through unchanged.
  *
  * @param isCompound Tells whether words form one WordNet lemma. Default: nothing is a compound.
@@ -39,15 +64,20 @@ export function weighSenseEvidence(p: PreparedTranscript, hits: Hit[], isCompoun
   for (const h of hits) {
     if (h.doubt && h.doubt.sense < 1 && isNear(exactUnits, p.tokenUnit[h.token])) settled.add(surface(h));
   }
+  const sureMembers = new Set(hits.filter((h) => h.doubt?.narrower && h.doubt.sense === 1 && h.doubt.pos === 1 && !isNameUse(p, h)).map(surface));
   return hits.map((h) => {
     if (!h.doubt) return h;
     let weight = h.weight;
-    if (h.doubt.sense < 1 && settled.has(surface(h))) weight /= h.doubt.sense;
+    const vouched = settled.has(surface(h)) || (h.doubt.narrower && sureMembers.size >= FELLOW_MEMBERS && !sureMembers.has(surface(h)));
+    if (h.doubt.sense < 1 && vouched) weight /= h.doubt.sense;
+    if (h.doubt.narrower && isNameUse(p, h)) weight *= NAME_FACTOR;
     if (h.doubt.pos < 1 && h.doubt.noun && h.token > 0 && NOUN_MARKERS.has(p.norm[h.token - 1])) weight /= h.doubt.pos;
     const next = h.token + 1;
     if (h.length === 1 && next < p.norm.length && p.tokenSegment[next] === p.tokenSegment[h.token] && isCompound([p.norm[h.token], p.norm[next]])) {
       weight *= COMPOUND_FACTOR;
     }
-    return weight === h.weight ? h : { ...h, weight };
+    if (weight === h.weight) return h;
+    // A lifted sense is settled: later steps must not doubt it again.
+    return { ...h, weight, doubt: vouched ? { ...h.doubt, sense: 1 } : h.doubt };
   });
 }

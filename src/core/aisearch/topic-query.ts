@@ -151,7 +151,7 @@ export function parseTopic(topic: string, related: RelatedTerms, stem: (norm: st
           const rKey = `${rStems.join(' ')}|${rWords[rWords.length - 1]}`;
           if (known.has(rKey)) continue;
           known.add(rKey);
-          const doubt = { sense: r.senseDiscount, pos: r.posDiscount, noun: r.pos === 'n', narrower: r.relation === 'hyponym' && r.firstSense };
+          const doubt = { sense: r.senseDiscount, pos: r.posDiscount, noun: r.pos === 'n', narrower: (r.relation === 'hyponym' || r.relation === 'member') && r.firstSense };
           alternatives.push({ stems: rStems, words: rWords, weight: r.weight, kind: 'related', label: r.lemma, doubt });
         }
       }

@@ -36,5 +36,5 @@ builder.mutationFields((t) => ({
     resolve: (_r, { token }, ctx) => ctx.services.registration.confirm(token),
   }),
   rotateKey: t.field({ ...operation('rotateKey'), type: KeyResult, description: 'Retires this key at once and issues a new one.', resolve: (_r, _a, ctx) => ctx.services.keys.rotate(requireActor(ctx)) }),
-  billingPortal: t.field({ ...operation('openBillingPortal'), type: PortalResult, description: "The payment provider's billing portal.", resolve: (_r, _a, ctx) => ctx.services.accounts.billingPortal(requireActor(ctx)) }),
+  billingPortal: t.field({ ...operation('openBillingPortal'), type: PortalResult, description: "The payment provider's billing portal.", resolve: (_r, _a, ctx) => ctx.services.billing.portal(requireActor(ctx)) }),
 }));

@@ -22,6 +22,13 @@ export interface TranscribeOptions {
   language?: string;
   /** Aborting stops the engine (kills its process, cancels its request). */
   signal?: AbortSignal;
+  /**
+   * The show's own words: names and rare terms the audio likely contains
+   * (host, guests, places), written as the show writes them. sphinx spots
+   * them in a second pass; the whisper engines get them as their prompt.
+   * Default: none.
+   */
+  vocabulary?: readonly string[];
 }
 
 /** A speech recogniser: takes a 16 kHz mono 16-bit PCM WAV file, returns timed words. */

@@ -3,6 +3,7 @@ import { AsrError, type AsrEngine, type AsrResult, type AsrWord, type Transcribe
 import { orderWords, roundTime, spreadWords, wordsText } from './asr-words.js';
 import { httpPost, PostTimeoutError, type PostFn, type PostResponse } from './http-post.js';
 import { multipartBody } from './multipart-body.js';
+import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { languageCode } from './whisper-language-codes.js';
 
 export interface OpenAiEngineOptions {
@@ -75,6 +76,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
         throw new AsrError('failed', `${audio.length} bytes is over the upload limit of ${maxUpload}; split the audio first`);
       }
       const language = opts.language?.toLowerCase().split(/[-_]/)[0];
+      const prompt = vocabularyPrompt(opts.vocabulary);
       const { body, contentType } = multipartBody([
         ['file', { filename: 'audio.wav', contentType: 'audio/wav', data: audio }],
         ['model', model],
@@ -82,6 +84,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
         ['timestamp_granularities[]', 'word'],
         ['timestamp_granularities[]', 'segment'],
         ...(language ? ([['language', language]] as [string, string][]) : []),
+        ...(prompt ? ([['prompt', prompt]] as [string, string][]) : []),
       ]);
       const headers: Record<string, string> = { 'content-type': contentType, accept: 'application/json' };
       if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;

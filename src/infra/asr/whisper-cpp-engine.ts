@@ -4,6 +4,7 @@ import { lastLine, runCommand } from '../audio/run-command.js';
 import { AsrError, type AsrEngine, type AsrResult, type TranscribeOptions } from './asr-engine.js';
 import { orderWords, wordsText } from './asr-words.js';
 import { readPcmWav, spawnFailure } from './engine-checks.js';
+import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { parseWhisperCppJson } from './whisper-cpp-output.js';
 
 export interface WhisperCppEngineOptions {
@@ -68,6 +69,7 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
       const scratch = await mkdtemp(join(dirname(file), '.whisper-'));
       try {
         const outBase = join(scratch, 'out');
+        const prompt = vocabularyPrompt(opts.vocabulary);
         const args = [
           '-m', modelPath,
           '-f', file,
@@ -76,6 +78,7 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
           '-ml', '1', '-sow',
           '-np',
           ...(options.threads ? ['-t', String(options.threads)] : []),
+          ...(prompt ? ['--prompt', prompt] : []),
           ...(options.extraArgs ?? []),
         ];
         let run;

@@ -32,12 +32,16 @@ const portalRoute = createRoute({
   method: 'post', path: '/billing/portal', operationId: 'openBillingPortal', tags: ['Account'],
   summary: "The payment provider's billing portal: switch plan, cancel, update card",
   security: keyed,
-  responses: { 200: ok(z.object({ url: z.string() }), 'Portal URL'), ...errors({ ...keyedErrors, 400: 'The key has never subscribed.' }) },
+  description: 'Works for a key whose account has subscribed through `POST /billing/checkout`, now or before; key rotation keeps it.',
+  responses: {
+    200: ok(z.object({ url: z.string() }), 'Portal URL'),
+    ...errors({ ...keyedErrors, 400: 'The key has never subscribed (`not_subscribed`).', 409: 'Billing is not configured on this server (`billing_not_configured`).', 502: 'The payment provider could not be reached; try again.' }),
+  },
 });
 
 export function registerAccountRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(meRoute, async (c) => c.json(meShape.toWire(await c.var.services.accounts.me(c.var.actor), c.var.services) as z.infer<typeof MeSchema>, 200));
   api.openapi(usageRoute, async (c) => c.json(usageShape.toWire(await c.var.services.accounts.usage(c.var.actor), c.var.services) as z.infer<typeof UsageSchema>, 200));
   api.openapi(rotateRoute, async (c) => c.json(await c.var.services.keys.rotate(c.var.actor), 200));
-  api.openapi(portalRoute, async (c) => c.json(await c.var.services.accounts.billingPortal(c.var.actor), 200));
+  api.openapi(portalRoute, async (c) => c.json(await c.var.services.billing.portal(c.var.actor), 200));
 }

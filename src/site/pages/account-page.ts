@@ -10,6 +10,8 @@ export interface AccountData {
   usage: Usage;
   jobs: JobView[];
   webhookSecret: string;
+  /** The header deliveries carry their signature in. */
+  webhookHeader: string;
   inbox: { id: string; url: string; deliveries: number } | null;
   /** A key just issued by a rotation: shown this once. */
   newKey: string | null;
@@ -67,7 +69,7 @@ ${d.usage.ledger.map((l) => html`<tr><td>${stamp(l.createdAt)}</td><td>${l.memo 
 <form method="post" action="/account/key/rotate">${csrfField(chrome)}<button id="rotate">Rotate my key</button></form>
 </section>
 <section class="card" aria-labelledby="hooks-h"><h2 id="hooks-h">Webhooks</h2>
-<p>Jobs with a <code>webhook_url</code> are delivered signed with this secret (header <code>Podtext-Signature</code>).</p>
+<p>Jobs with a <code>webhook_url</code> are delivered signed with this secret (header <code>${d.webhookHeader}</code>).</p>
 <details><summary>Show the signing secret</summary><code class="key" id="webhook-secret">${d.webhookSecret}</code></details>
 <div class="row" style="margin-top:.8rem">
 <form method="post" action="/account/webhook-secret/rotate">${csrfField(chrome)}<button class="quiet">Rotate the secret</button></form>
@@ -88,6 +90,10 @@ ${d.inbox
 function billingButtons(d: AccountData, chrome: PageChrome) {
   return html`<div class="row">
 ${d.me.billingManaged ? html`<form method="post" action="/account/billing">${csrfField(chrome)}<button class="quiet" id="manage-billing">Manage billing</button></form>` : ''}
-${d.billingConfigured ? '' /* BILLING HOOK: upgrade (checkout) buttons per plan go here once the billing service is in. */ : ''}
+${d.billingConfigured
+  ? (['plus', 'pro', 'business'] as const)
+      .filter((p) => p !== d.me.plan)
+      .map((p) => html`<form method="post" action="/account/checkout">${csrfField(chrome)}<input type="hidden" name="plan" value="${p}"><button class="quiet" data-plan="${p}">${plans[p].title}: ${plans[p].monthlyCredits} credits for $${plans[p].priceUsd} a month</button></form>`)
+  : ''}
 </div>`;
 }

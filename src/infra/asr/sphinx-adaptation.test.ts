@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHORT_PASSAGE } from '../../../test/audio/passages.js';
+import { speak } from '../../../test/audio/speak.js';
+import { decodeToPcm } from '../audio/decode-to-pcm.js';
+import { chooseWarp } from './speaker-warp.js';
+import { createSphinxEngine } from './sphinx-engine.js';
+import { wordErrorRate } from './word-error-rate.js';
+
+/** flite's female voice on the short passage through MP3; the held-out figures are in BENCHMARKS.md. */
+const WER_BOUND = 0.1;
+const GUEST_SCRIPT = 'Hello and welcome. Our guest this week is Chidi Okonkwo, a marine biologist. Thank you for joining us.';
+
+let dir: string;
+
+async function spoken(text: string, voice: 'rms' | 'slt', name: string): Promise<string> {
+  await speak(text, join(dir, `${name}.mp3`), { format: 'mp3', voice });
+  const wav = join(dir, `${name}.wav`);
+  await decodeToPcm(join(dir, `${name}.mp3`), wav);
+  return wav;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sphinx-adapt-'));
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+// A few seconds each on an idle core; a shared, loaded machine can take many times that.
+describe('sphinx on the voices and names of a show', { timeout: 180_000 }, () => {
+  const sphinx = createSphinxEngine();
+
+  it('tells a woman\'s voice from a man\'s by pitch, and warps only hers', async () => {
+    const female = await chooseWarp(await spoken(SHORT_PASSAGE, 'slt', 'slt'));
+    const male = await chooseWarp(await spoken(SHORT_PASSAGE, 'rms', 'rms'));
+    expect(female.pitchHz).toBeGreaterThan(150);
+    expect(female.warp).toBeGreaterThan(1);
+    expect(male.pitchHz).toBeLessThan(130);
+    expect(male.warp).toBe(1);
+  });
+
+  it('transcribes a female voice from an MP3 within the WER bound', async () => {
+    const result = await sphinx.transcribe(await spoken(SHORT_PASSAGE, 'slt', 'slt'), { language: 'en' });
+    expect(wordErrorRate(SHORT_PASSAGE, result.text)).toBeLessThanOrEqual(WER_BOUND);
+  });
+
+  it('writes a guest\'s name from the show\'s vocabulary that the language model lacks', async () => {
+    const wav = await spoken(GUEST_SCRIPT, 'rms', 'guest');
+    const plain = await sphinx.transcribe(wav, { language: 'en' });
+    expect(plain.text.toLowerCase()).not.toContain('okonkwo');
+    const result = await sphinx.transcribe(wav, { language: 'en', vocabulary: ['Chidi Okonkwo', 'The Reef Hour'] });
+    expect(result.text).toContain('Chidi Okonkwo');
+    // The rest of the transcript stays as it was, and in time order.
+    expect(result.text).toMatch(/^hello and welcome/);
+    expect(result.text).toMatch(/marine biologist/);
+    const starts = result.words.map((w) => w.s);
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+  });
+});
