@@ -59,17 +59,24 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL; `rate` caps requests per second overall. */
-export async function load(url: string, options: { headers?: Record<string, string>; keys?: string[]; amount?: number; duration?: number; connections?: number; rate?: number }): Promise<LoadResult> {
+export async function load(url: string, options: { headers?: Record<string, string>; keys?: string[]; rotateKeys?: string[]; amount?: number; duration?: number; connections?: number; rate?: number }): Promise<LoadResult> {
   const r = await autocannon({
     url,
     headers: options.headers,
     // Each connection cycles through the keys.
     ...(options.keys ? { requests: options.keys.map((k) => ({ method: 'GET' as const, headers: { authorization: `Bearer ${k}` } })) } : {}),
+    // All connections together take the next key in turn: every key is used equally often.
+    ...(options.rotateKeys ? { requests: [{ method: 'GET' as const, setupRequest: rotating(options.rotateKeys) }] } : {}),
     connections: options.connections ?? 10,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
     ...(options.rate ? { overallRate: options.rate } : {}),
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
+}
+
+function rotating(keys: string[]) {
+  let next = 0;
+  return (req: autocannon.Request): autocannon.Request => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } });
 }
 
 export function fmt(n: number, digits = 1): string {

@@ -1,10 +1,14 @@
 // `npm run bench [section…]`: every benchmark, each against a baseline measured in the same run.
 import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
+import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
+import { runChaosBench } from './chaos.js';
 import { runAsrQualityBench } from './asr-quality.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
+import { runJobsLanesBench } from './jobs-lanes.js';
 import { runMeBench } from './me.js';
+import { runMeteringBench } from './metering.js';
 import { runSearchPostgresBench } from './search-postgres.js';
 import { runSearchBench } from './search.js';
 import { runTranscriptBench } from './transcript.js';
@@ -12,6 +16,7 @@ import { runWebhooksBench } from './webhooks.js';
 
 const sections: [string, () => Promise<string[]>][] = [
   ['me', runMeBench],
+  ['metering', runMeteringBench],
   ['transcript', () => runTranscriptBench()],
   ['search', runSearchBench],
   ['search-postgres', () => runSearchPostgresBench()],
@@ -26,8 +31,11 @@ const sections: [string, () => Promise<string[]>][] = [
       formatAsrTable(await runAsrBench()),
     ],
   ],
-  ['jobs', () => runJobsBench()],
+  // Lanes, chunk tasks over worker processes, ETA and overhead; then status-change latency to subscribers.
+  ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
+  ['chaos', runChaosBench],
+  ['align', runAlignBench],
 ];
 
 const only = process.argv.slice(2);

@@ -1,11 +1,13 @@
 // Runs one benchmark server in its own process so that load generation does not
 // share its event loop: `podtext` (PGlite, fresh data dir), `transcript` (the
-// same with an hour-long transcript unlocked by every key) or `bare` (same
+// same with an hour-long transcript unlocked by every key), `metering` (many
+// keys and one that has spent its allowance) or `bare` (same
 // bytes; `@file` reads them from a file, for bodies too long for an argument).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { benchAccount, startBenchPodtext } from './bench-server.js';
+import { seedMeteringKeys } from './metering.js';
 import { seedBenchTranscript } from './transcript.js';
 
 const [kind, bodyArg, headersJson] = process.argv.slice(2);
@@ -21,6 +23,11 @@ if (kind === 'bare') {
   server.listen(0, '127.0.0.1', () => {
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
   });
+} else if (kind === 'metering') {
+  const app = await startBenchPodtext();
+  const extra = await seedMeteringKeys(app.podtext, Number(bodyArg ?? 1000));
+  process.stdout.write(`${JSON.stringify({ url: app.url, ...extra })}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else {
   const app = await startBenchPodtext();
   // A pool of business-plan accounts, as real traffic comes from many keys

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import type { Config } from './config.js';
 import type { BillingProvider } from './core/accounts/billing.js';
@@ -11,14 +12,22 @@ import { createServices, type Services } from './core/services.js';
 import { ensureSampleEpisode } from './core/transcripts/sample-seed.js';
 import { attachGraphQLWebSocket } from './graphql/websocket.js';
 import { createHttpApp, type HttpApp } from './http-app.js';
+import { pendingMigrations } from './infra/db/migrate.js';
 import { type Database, openDatabase } from './infra/db/open-database.js';
 import { createLocalEventBus, createPgEventBus } from './infra/events/event-bus.js';
 import { createLogger } from './infra/logger.js';
 import { createMailTransport } from './infra/mail/mail-transport.js';
+import { registerDbGauges } from './infra/metrics/db-gauges.js';
+import { countAdmissions, countFeedRefreshes, countMails, timeTasks, webhookAttemptCounter } from './infra/metrics/instrument.js';
+import { createMetrics, type Metrics } from './infra/metrics/metrics.js';
+import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
+import { createStripeBilling } from './infra/billing/stripe-billing.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
+import { type AudioCheckOptions, createAudioChecks } from './core/transcripts/alignment/audio-check-service.js';
+import { runAudioChecks } from './workers/audio-checks.js';
 import { runChartRefresh, type ChartRefreshOptions } from './workers/chart-refresh.js';
 import { runFeedRefresh } from './workers/feed-refresh.js';
 import { type JobOverrides, runTranscriptionWorkers } from './workers/transcription-worker.js';
@@ -37,6 +46,8 @@ export interface BootOverrides {
   jobs?: JobOverrides;
   /** Daily chart import tunables (tests: a short poll). */
   charts?: ChartRefreshOptions;
+  /** Audio re-check tunables over the config's interval (tests: small download caps). */
+  audioChecks?: Partial<AudioCheckOptions>;
 }
 
 export interface Podtext {
@@ -44,12 +55,29 @@ export interface Podtext {
   db: Database;
   services: Services;
   http: HttpApp;
+  /** This process's Prometheus registry and metrics (`GET /metrics`). */
+  metrics: Metrics;
+  /** True once `stop` has begun: readiness answers 503. */
+  readonly draining: boolean;
   /** Set once `listen` has been called. */
   server?: Server;
   url?: string;
   listen(): Promise<string>;
   startWorkers(): void;
-  stop(): Promise<void>;
+  /**
+   * Shuts down in order: readiness 503 and subscriptions ended at once,
+   * workers stop claiming and hand back their tasks, the listener closes
+   * (after `SHUTDOWN_DELAY_SECONDS`), requests in flight finish (cut off
+   * after `graceMs`), then the database closes.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Waits for `promise`, or `ms` at most; leaves no timer behind. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Builds everything from the config; nothing listens or loops until asked. */
@@ -62,7 +90,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
   });
   const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl) : createLocalEventBus();
   const box = createSecretBox(await resolveSecret(config.secretKey, config.dataDir));
-  const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
+  const metrics = createMetrics();
+  const draining = new AbortController();
+  const mail = countMails(createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log }), metrics);
   const services = createServices({
     db: db.prisma,
     bus,
@@ -71,23 +101,32 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     log,
     siteUrl: config.siteUrl,
     clock: overrides.clock,
-    billing: overrides.billing,
+    billing: overrides.billing ?? (config.stripe && createStripeBilling(config.stripe)),
     exactMeteringBelow: overrides.exactMeteringBelow,
     sampleTranscriptId: config.sampleTranscriptId,
-    webhooks: { allow: config.outboundAllow, retrySchedule: config.webhookRetrySchedule, ...overrides.webhooks },
+    webhooks: { allow: config.outboundAllow, retrySchedule: config.webhookRetrySchedule, onAttempt: webhookAttemptCounter(metrics), ...overrides.webhooks },
     outbound: createOutboundClient({ allow: config.outboundAllow }),
     podcastIndex: config.podcastIndex,
     ai: config.ai,
     aiOutbound: config.ai && createAiOutboundClient(config.ai.url, config.outboundAllow),
     jobOptions: {
       fastLaneAvailable: config.fastLane !== null,
+      fastConcurrency: config.fastConcurrency,
       ...overrides.jobs?.options,
       laneEngines: { standard: config.standardLane.engine, fast: config.fastLane?.engine ?? config.standardLane.engine, ...overrides.jobs?.options?.laneEngines },
     },
     onJobDone: overrides.jobs?.onJobDone,
   });
   await ensureSampleEpisode(db.prisma);
-  const http = createHttpApp(services, { siteUrl: config.siteUrl, production: config.production });
+  timeTasks(services.jobs.tasks, metrics);
+  countAdmissions(services.door, metrics);
+  registerDbGauges(metrics.registry, { db: db.prisma, searchIndexSize: () => services.discovery.showSearch.size, pool: db.poolStats });
+  const checkReady = async () => {
+    const pending = await pendingMigrations(db.sql);
+    return pending.length > 0 ? [`database: migrations not applied: ${pending.join(', ')}`] : [];
+  };
+  const operations = { metrics, draining: draining.signal, checkReady, metricsToken: config.metricsToken };
+  const http = createHttpApp(services, { siteUrl: config.siteUrl, production: config.production, operations });
   const loops = new AbortController();
   const running: Promise<unknown>[] = [];
   let closeWs: (() => Promise<void>) | null = null;
@@ -97,6 +136,10 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     db,
     services,
     http,
+    metrics,
+    get draining() {
+      return draining.signal.aborted;
+    },
     async listen() {
       const server = await new Promise<Server>((resolve) => {
         const s = serve(
@@ -119,11 +162,22 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     startWorkers() {
       running.push(services.outbox.run(loops.signal));
       running.push(runWebhookDelivery(services, loops.signal));
-      running.push(runFeedRefresh(services.catalogIngest, loops.signal, { log }));
+      running.push(runFeedRefresh(countFeedRefreshes(services.catalogIngest, metrics), loops.signal, { log }));
+      running.push(runQueueUpkeep({ db: db.prisma, log, retentionDays: config.queueRetentionDays }, loops.signal));
       if (config.charts) {
         const deps = { db: db.prisma, outbound: services.outbound, clock: services.clock, log, sources: config.charts };
         running.push(runChartRefresh(deps, loops.signal, overrides.charts));
       }
+      const audioChecks = createAudioChecks({
+        db: db.prisma,
+        outbound: services.outbound,
+        clock: services.clock,
+        log,
+        scratchDir: path.join(config.dataDir, 'scratch', 'audio-checks'),
+        stored: services.transcripts.stored,
+        options: { intervalSeconds: config.audioCheckIntervalSeconds, ...overrides.audioChecks },
+      });
+      running.push(runAudioChecks(audioChecks, bus, log, loops.signal));
       if (config.workers > 0) {
         const transcription = { jobs: services.jobs, bus, log, outbound: services.outbound, workers: config.workers, dataDir: config.dataDir };
         const lanes = { standard: config.standardLane, fast: config.fastLane };
@@ -133,17 +187,31 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       }
       const cycles = setInterval(() => {
         resetDueCycles(db.prisma, services.clock, services.accounts.changed).catch((err) => log.error({ err }, 'billing cycle reset failed'));
+        services.sessions.prune().catch((err) => log.error({ err }, 'pruning website sessions failed'));
       }, 10 * 60_000);
       cycles.unref();
       loops.signal.addEventListener('abort', () => clearInterval(cycles));
     },
-    async stop() {
+    async stop({ graceMs = config.shutdownGraceSeconds * 1000 } = {}) {
+      const deadline = Date.now() + graceMs;
+      const left = () => Math.max(0, deadline - Date.now());
+      draining.abort();
       loops.abort();
-      await Promise.allSettled(running);
+      const server = podtext.server;
+      if (server && config.shutdownDelaySeconds > 0) await within(new Promise(() => undefined), Math.min(config.shutdownDelaySeconds * 1000, left()));
+      const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+      // Keep-alive connections between requests: closed at once, and again as requests in flight end.
+      const idle = server ? setInterval(() => server.closeIdleConnections(), 100) : undefined;
+      server?.closeIdleConnections();
+      // The ended subscriptions' `complete` messages go out before the sockets close.
+      await sleep(50);
       if (closeWs) await closeWs();
-      if (podtext.server) {
-        podtext.server.closeAllConnections?.();
-        await new Promise<void>((resolve) => podtext.server!.close(() => resolve()));
+      await within(Promise.allSettled(running), left());
+      await within(closed, left());
+      clearInterval(idle);
+      if (server) {
+        server.closeAllConnections();
+        await closed;
       }
       await services.metering.flush().catch(() => undefined);
       services.metering.stop();

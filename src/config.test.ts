@@ -27,6 +27,9 @@ describe('config', () => {
     [{ AI_URL: 'http://llm:8000' }, 'AI_MODEL'],
     [{ APPLE_CHARTS_URL: 'ftp://charts' }, 'APPLE_CHARTS_URL'],
     [{ APPLE_GENRE_CHARTS_URL: 'charts' }, 'APPLE_GENRE_CHARTS_URL'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
+    [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
     [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
     [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
@@ -34,6 +37,17 @@ describe('config', () => {
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('turns billing on with STRIPE_SECRET_KEY and its companions', () => {
+    expect(loadConfig({}).stripe).toBeUndefined();
+    const c = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'price_plus', STRIPE_PRICE_PRO: 'price_pro',
+      STRIPE_PRICE_BUSINESS: 'price_business', STRIPE_API_URL: 'http://127.0.0.1:12111',
+    });
+    expect(c.stripe).toEqual({
+      secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { plus: 'price_plus', pro: 'price_pro', business: 'price_business' }, apiUrl: 'http://127.0.0.1:12111',
+    });
   });
 
   it('has a fast lane only with an engine faster than the standard one', () => {

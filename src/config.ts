@@ -79,7 +79,17 @@ const envSchema = z.object({
   AI_URL: urlString(['http:', 'https:']),
   AI_MODEL: optionalString,
   AI_API_KEY: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PRICE_PLUS: optionalString,
+  STRIPE_PRICE_PRO: optionalString,
+  STRIPE_PRICE_BUSINESS: optionalString,
+  STRIPE_API_URL: urlString(['http:', 'https:']),
   NODE_ENV: optionalString,
+  METRICS_TOKEN: optionalString,
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  QUEUE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type EngineName = z.infer<typeof engineName>;
@@ -93,6 +103,18 @@ export interface LaneConfig {
   /** Model name (`openai`) or ggml model file (`whisper-cpp`). */
   model?: string;
   apiKey?: string;
+}
+
+/** Billing through Stripe; present only when `STRIPE_SECRET_KEY` is set. */
+export interface StripeConfig {
+  /** Secret API key (`sk_…`): turns billing on. */
+  secretKey: string;
+  /** Signing secret of the webhook endpoint `{site_url}/billing/webhook` (`whsec_…`). */
+  webhookSecret: string;
+  /** Price ids of the three paid plans. */
+  prices: { plus: string; pro: string; business: string };
+  /** Base URL of the Stripe API. Default: Stripe's own (`https://api.stripe.com`). */
+  apiUrl?: string;
 }
 
 /** Every Podtext setting, read and validated once at start. */
@@ -145,8 +167,18 @@ export interface Config {
   secretKey?: string;
   podcastIndex?: { key: string; secret: string };
   ai?: { url: string; model: string; apiKey?: string };
+  /** Paid plans through Stripe; unset: billing off (checkout answers `billing_not_configured`). */
+  stripe?: StripeConfig;
   /** True when NODE_ENV=production: introspection and suggestions off. */
   production: boolean;
+  /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. Default: unset (open). */
+  metricsToken?: string;
+  /** Longest a SIGTERM/SIGINT shutdown may take before the process exits anyway, in seconds. Default: 25. */
+  shutdownGraceSeconds: number;
+  /** Time between readiness turning 503 and the listener closing, for load balancers to notice, in seconds. Default: 0. */
+  shutdownDelaySeconds: number;
+  /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
+  queueRetentionDays: number;
 }
 
 /** Thrown when a variable has a bad value; the message names the variable. */
@@ -187,6 +219,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((e.PODCASTINDEX_API_KEY === undefined) !== (e.PODCASTINDEX_API_SECRET === undefined)) {
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
   }
+  let stripe: StripeConfig | undefined;
+  if (e.STRIPE_SECRET_KEY) {
+    const required = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const;
+    const missing = required.filter((name) => !e[name]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n  ${missing.map((m) => `${m}: required when STRIPE_SECRET_KEY is set`).join('\n  ')}`);
+    stripe = {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      prices: { plus: e.STRIPE_PRICE_PLUS!, pro: e.STRIPE_PRICE_PRO!, business: e.STRIPE_PRICE_BUSINESS! },
+      apiUrl: e.STRIPE_API_URL,
+    };
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -216,6 +260,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? null
         : { overall: e.APPLE_CHARTS_URL ?? APPLE_CHART_SOURCES.overall, genre: e.APPLE_GENRE_CHARTS_URL ?? APPLE_CHART_SOURCES.genre },
     ai: e.AI_URL && e.AI_MODEL ? { url: e.AI_URL, model: e.AI_MODEL, apiKey: e.AI_API_KEY } : undefined,
+    stripe,
     production: e.NODE_ENV === 'production',
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
+    queueRetentionDays: e.QUEUE_RETENTION_DAYS,
   };
 }

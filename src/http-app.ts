@@ -5,6 +5,8 @@ import type { Services } from './core/services.js';
 import { DomainError } from './core/errors.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
 import { graphqlOverHttp } from './graphql/http-endpoint.js';
+import { graphqlMetricsPlugin } from './infra/metrics/graphql-metrics.js';
+import { httpTiming } from './infra/metrics/http-timing.js';
 import { createRestApi } from './rest/api-app.js';
 import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
@@ -14,6 +16,8 @@ import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
 import { errorPage } from './site/pages/error-page.js';
 import { isSitePath, sitePageError } from './site/site-errors.js';
+import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
+import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -28,8 +32,11 @@ export interface HttpApp {
 }
 
 /** REST under /api/v1, GraphQL at /graphql, and the site, over one set of services. */
-export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean }): HttpApp {
+export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean; operations?: OperationsHooks }): HttpApp {
   const app = new Hono<RestEnv>();
+  const ops = options.operations;
+  // First, so that it times everything and sees the final status.
+  if (ops) app.use('*', httpTiming(ops.metrics));
   const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
   // The website answers with pages; the API and machine paths with the error body.
   app.onError((err, c) => (isSitePath(c.req.path) ? sitePageError(c, err, services.log) : onError(err, c)));
@@ -41,6 +48,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
     c.set('log', services.log);
     await next();
   });
+  if (ops) registerOperationsRoutes(app, ops);
 
   const api = createRestApi();
   api.onError(onError);
@@ -60,8 +68,9 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.route(API_PREFIX, api);
   // Test inboxes receive from anyone, without a key: {site_url}/hooks/inbox/{id}.
   registerInboxReceiver(app);
+  registerBillingReceivers(app);
 
-  const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl });
+  const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : [] });
   app.use('/graphql', limit);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {

@@ -1,7 +1,8 @@
 import v8 from 'node:v8';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { boot } from './boot.js';
 import { runAdminCommand } from './cli/admin.js';
+import { DataDirInUseError } from './infra/db/data-dir-lock.js';
 
 /**
  * Long-running processes run WebAssembly (PGlite, Prisma's query compiler) on
@@ -18,7 +19,7 @@ function baselineWasmOnly(): void {
 /** Process entry: `serve` (default), `worker`, or an admin command. */
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -47,10 +48,28 @@ async function main(argv: string[]): Promise<void> {
     if (config.role !== 'api') podtext.startWorkers();
     let stopping = false;
     const stop = async (signal: string) => {
-      if (stopping) return;
+      if (stopping) {
+        // A second signal: the operator wants out now.
+        log.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
       stopping = true;
-      log.info({ signal }, 'stopping');
-      await podtext.stop();
+      const graceMs = config.shutdownGraceSeconds * 1000;
+      log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'stopping: readiness is 503, finishing requests in flight');
+      // Whatever hangs, the process is gone within the grace period.
+      const cutoff = setTimeout(() => {
+        log.error({ graceSeconds: config.shutdownGraceSeconds }, 'shutdown took longer than SHUTDOWN_GRACE_SECONDS: exiting');
+        process.exit(1);
+      }, graceMs);
+      cutoff.unref();
+      try {
+        // Requests in flight get the grace period less a second for closing the database.
+        await podtext.stop({ graceMs: Math.max(500, graceMs - 1000) });
+      } catch (err) {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      }
+      log.info('stopped');
       process.exit(0);
     };
     process.on('SIGINT', () => void stop('SIGINT'));
@@ -61,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  // A data directory held by a running server is an answer, not a crash: no stack.
+  process.stderr.write(`${err instanceof DataDirInUseError ? err.message : ((err as Error).stack ?? err)}\n`);
   process.exit(1);
 });

@@ -7,6 +7,7 @@ import type { SecretBox } from '../infra/secret-box.js';
 import { createAccountService } from './accounts/account-service.js';
 import { type AiEndpointConfig, setUpAiSearch } from './aisearch/ai-search-setup.js';
 import { type BillingProvider, noBillingProvider } from './accounts/billing.js';
+import { createBillingService } from './accounts/billing-service.js';
 import { createCatalogIngest } from './catalog/ingest/catalog-ingest.js';
 import { createDiscovery } from './catalog/discovery/discovery-service.js';
 import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
@@ -66,8 +67,14 @@ export function createServices(deps: CoreDeps) {
     bus: deps.bus,
     clock,
     metering,
-    billing: deps.billing ?? noBillingProvider,
+  });
+  const billing = createBillingService({
+    db: deps.db,
+    clock,
+    provider: deps.billing ?? noBillingProvider,
     siteUrl: deps.siteUrl,
+    log: deps.log,
+    onAccountChanged: accounts.changed,
   });
   const sessions = createSessionService({ db: deps.db, keys, clock });
   const outbound = deps.outbound ?? createOutboundClient();
@@ -105,7 +112,7 @@ export function createServices(deps: CoreDeps) {
   });
   const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/account.js';
 import './types/ai-search.js';
+import './types/billing.js';
 import './types/chart.js';
 import './types/discovery.js';
 import './types/episode.js';

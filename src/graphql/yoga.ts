@@ -119,7 +119,7 @@ function withCode(error: GraphQLError): GraphQLError {
  * GraphQL over the same core services as REST. Domain errors keep their code
  * in `extensions.code`; anything else is logged once and masked.
  */
-export function createGraphQL(services: Services, options: { production: boolean; siteUrl: string }): PodtextYoga {
+export function createGraphQL(services: Services, options: { production: boolean; siteUrl: string; plugins?: Plugin[] }): PodtextYoga {
   const schema = buildSchema();
   const readCalls = createCallReader(schema);
   const retirement = createKeyRetirement(services.bus);
@@ -155,7 +155,9 @@ export function createGraphQL(services: Services, options: { production: boolean
       if (wsContext) return wsContext;
       return { services, actor: slot?.admission?.actor ?? null, rateLimit: slot?.admission?.headers ?? KEYLESS_HEADERS };
     },
-    plugins: [doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin],
+    // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics)
+    // come first, so that operations the door refuses are counted too.
+    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin],
   });
   return Object.assign(yoga, { readCalls, retirement });
 }

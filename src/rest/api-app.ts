@@ -3,6 +3,7 @@ import { invalid } from '../core/errors.js';
 import type { RestEnv } from './env.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerAiSearchRoutes } from './routes/ai-search.js';
+import { registerBillingRoutes } from './routes/billing.js';
 import { registerChartRoutes } from './routes/charts.js';
 import { registerEpisodeRoutes } from './routes/episodes.js';
 import { registerJobRoutes } from './routes/jobs.js';
@@ -15,7 +16,7 @@ import { registerTrendingRoutes } from './routes/trending.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 
 /** Every route module of `/api/v1`, in documentation order. */
-const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes, registerSearchRoutes, registerShowRoutes, registerEpisodeRoutes, registerChartRoutes, registerTrendingRoutes, registerTranscriptRoutes, registerRequestRoutes, registerJobRoutes, registerWebhookRoutes, registerAiSearchRoutes];
+const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrationRoutes, registerAccountRoutes, registerBillingRoutes, registerSearchRoutes, registerShowRoutes, registerEpisodeRoutes, registerChartRoutes, registerTrendingRoutes, registerTranscriptRoutes, registerRequestRoutes, registerJobRoutes, registerWebhookRoutes, registerAiSearchRoutes];
 
 /**
  * The spec's REST API, mounted at `/api/v1`. Validation failures become 400s

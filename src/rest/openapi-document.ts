@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { errorStatus } from '../core/errors.js';
 import { planNames, plans, priceTable } from '../core/pricing.js';
 import type { RestEnv } from './env.js';
+import { withOperationsPaths } from './operations-openapi.js';
 
 /** The fixed address used in the committed schema/openapi.json. */
 export const DOCUMENT_SITE_URL = 'http://localhost:8080';
@@ -30,6 +31,11 @@ function description(): string {
     '|---|---|---|---|',
     planRows,
     '',
+    'Buying a plan: `POST /billing/checkout` with `{"plan": "plus" | "pro" | "business"}` answers `{url}`, a hosted checkout page (an addition to the spec; 409 `billing_not_configured` where the server sells no plans). ' +
+      'Once paid, the plan and its daily allowance apply at once and the balance becomes the plan\'s credits; each renewal resets it (no rollover); an upgrade tops it up at once. ' +
+      '`POST /billing/portal` answers `{url}` of the billing portal (switch plan, cancel, update card) for a key whose account has subscribed, now or before; 400 `not_subscribed` otherwise. ' +
+      'A cancelled plan runs to the end of its paid period, then the account is Free.',
+    '',
     '## Errors',
     'Every error answers `{"error": {"code", "message"}}`; malformed input names the field in the message (`"field: message"`).',
     '',
@@ -41,11 +47,12 @@ function description(): string {
 
 /** OpenAPI 3.1 of `/api/v1`, generated from the route definitions and the price table. */
 export function openApiDocument(api: OpenAPIHono<RestEnv>, siteUrl: string) {
-  return api.getOpenAPI31Document({
+  const doc = api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'Podtext API', version: '1.0.0', description: description() },
     servers: [{ url: `${siteUrl}/api/v1` }],
   });
+  return withOperationsPaths(doc, siteUrl);
 }
 
 /** A language-model summary of the same document. */

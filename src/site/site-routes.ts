@@ -226,6 +226,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         usage,
         jobs: jobPage.jobs,
         webhookSecret: secret.secret,
+        webhookHeader: secret.header,
         inbox: inbox && inboxId ? { id: inboxId, url: `${c.var.services.links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
         newKey,
         flash,

@@ -181,7 +181,8 @@ export async function runPipeline(
         language,
         durationSeconds,
         engineLane,
-        slotSeconds: wallSeconds + borrowedSeconds,
+        // The fast lane's rate is per concurrent request: the ETA spreads its episodes over as many.
+        slotSeconds: engineLane === 'fast' ? wallSeconds * Math.max(1, Math.min(deps.options.fastConcurrency, chunks.length)) : wallSeconds + borrowedSeconds,
       },
     };
   } finally {

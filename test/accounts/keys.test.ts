@@ -47,21 +47,4 @@ describe('keys', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_subscribed');
   });
-
-  it('billing portal: the provider URL once subscribed', async () => {
-    const portal = await startTestPodtext({
-      billing: { portalUrl: async (customer, back) => `https://billing.example/session/${customer}?return=${encodeURIComponent(back)}` },
-    });
-    try {
-      const a = await portal.account();
-      await portal.podtext.services.accounts.setPlan(a.email, 'plus', 'cus_123');
-      const res = await portal.api('POST', '/billing/portal', { key: a.key });
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as { url: string }).url).toMatch(/^https:\/\/billing\.example\/session\/cus_123/);
-      const me = (await (await portal.api('GET', '/me', { key: a.key })).json()) as { plan: string; credits: number; billing_managed: boolean };
-      expect(me).toMatchObject({ plan: 'plus', credits: 120, billing_managed: true });
-    } finally {
-      await portal.close();
-    }
-  });
 });

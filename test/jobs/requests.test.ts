@@ -4,7 +4,7 @@ import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from './support/audio-server.js';
-import { ledger, postRequest } from './support/jobs-api.js';
+import { getJob, ledger, postRequest } from './support/jobs-api.js';
 
 // No workers here: these tests look at what a request charges and stores. The fast lane's
 // endpoint is never called, so nothing needs to listen there.
@@ -119,6 +119,24 @@ describe('pricing and the request result', () => {
       [`job:${r.body.job.id}:${id}`, -2],
       [`job:${r.body.job.id}:${id}:premium`, -2],
     ]);
+  });
+
+  it('ETA and promise: present and consistent on the dry run, the created job and its polling', async () => {
+    const a = await t.account({ credits: 20 });
+    const episodes = [item(newGuid(), { secs: 5400 })];
+    const quote = (await postRequest(t, a.key, { episodes, fast: true, dry_run: true })).body;
+    const made = (await postRequest(t, a.key, { episodes, fast: true })).body;
+    const polled = await getJob(t, a.key, made.job.id);
+    for (const x of [quote, made, made.job, polled]) {
+      expect(x.estimated_seconds).toBeGreaterThan(0);
+      // The promise is at least 300 s and never shorter than the estimate it is made from.
+      expect(x.promise_seconds).toBeGreaterThanOrEqual(Math.max(300, x.estimated_seconds));
+    }
+    expect(made.promise_seconds).toBe(made.job.promise_seconds);
+    expect(polled.promise_seconds).toBe(made.job.promise_seconds);
+    const readyAt = Date.parse(made.job.estimated_ready_at);
+    expect(Math.abs(readyAt - (Date.now() + made.job.estimated_seconds * 1000))).toBeLessThan(10_000);
+    expect(Math.abs(Date.parse(polled.estimated_ready_at) - readyAt)).toBeLessThan(10_000);
   });
 
   it('a dry run quotes and stores nothing', async () => {

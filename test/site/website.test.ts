@@ -235,7 +235,7 @@ describe('the website in Chromium', () => {
   it('opens GraphiQL from local assets, and a signed-in browser queries with its session', async () => {
     const a = await t.account({ credits: 7 });
     const { page } = await signedIn(a.key);
-    const graphiql = await page.goto('/graphql', { headers: { accept: 'text/html' } });
+    const graphiql = await page.goto('/graphql');
     expect(graphiql!.headers()['content-type']).toContain('text/html');
     await page.waitForSelector('.graphiql-container', { timeout: 20_000 });
     const me = await page.evaluate(async () => {

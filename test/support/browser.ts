@@ -4,12 +4,17 @@ import { type Browser, chromium } from 'playwright-core';
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-export const hasChromium = existsSync(CHROMIUM);
-
-/** Headless Chromium with the background networking a closed machine refuses turned off. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Headless Chromium with the background networking a closed machine refuses
+ * turned off. A missing browser fails the test that needs it, never skips it:
+ * a CI image without Chromium must not pass the website tests silently.
+ */
+export function launchBrowser(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) {
+    return Promise.reject(new Error(`Chromium is required for this test and is missing at ${executablePath}: install the Debian package "chromium" (listed in .ci/run).`));
+  }
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alignAudio } from '../../src/core/transcripts/alignment/align-audio.js';
 import { mapTime } from '../../src/core/transcripts/alignment/time-map.js';
 import { type AudioFingerprint, fingerprintAudio } from '../../src/infra/audio/fingerprint.js';
-import { AD_TEXTS, EPISODE_SENTENCES, type EncodeOptions, type Episode, type Pcm, encodeMp3, speakEpisode, splice, spokenPcm } from '../audio/spliced-episode.js';
+import { AD_TEXTS, EPISODE_SENTENCES, type EncodeOptions, type Episode, type Pcm, encodeMp3, secondsOf, speakEpisode, splice, spokenPcm } from '../audio/spliced-episode.js';
 
 let dir: string;
 let episode: Episode;
@@ -31,7 +31,8 @@ afterAll(async () => {
 
 /** Every sentence's middle moves to where it is heard now. */
 function expectFollows(map: Parameters<typeof mapTime>[0], now: (t: number) => number, tolerance = 0.1) {
-  const probes = [0.5, ...episode.breaks.map((b) => b - 1), ...episode.breaks.map((b) => b + 0.8)];
+  // 0.4 s from a break is inside the last or first word of a sentence: the pauses are 0.6 s.
+  const probes = [0.5, ...episode.breaks.map((b) => b - 0.4), ...episode.breaks.map((b) => b + 0.4), secondsOf(episode.pcm) - 1];
   for (const t of probes) {
     const m = mapTime(map, t);
     expect(m.removed).toBe(false);

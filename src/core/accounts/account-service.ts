@@ -8,8 +8,7 @@ import type { LedgerRow } from '../ledger.js';
 import { type PlanName, isPlanName, plans } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
 import type { Actor } from './actor.js';
-import type { BillingProvider } from './billing.js';
-import { cycleEnd } from './billing-cycle.js';
+import { cycleEnd, startCycle } from './billing-cycle.js';
 import type { Metering } from './metering.js';
 
 export interface UnlockView {
@@ -49,15 +48,13 @@ export interface AccountServiceDeps {
   bus: EventBus;
   clock: Clock;
   metering: Metering;
-  billing: BillingProvider;
-  siteUrl: string;
 }
 
 /**
  * Reading and administering accounts. `me` is served from memory when warm and
  * dropped by `account.changed` (published after every ledger or unlock change).
  */
-export function createAccountService({ db, bus, clock, metering, billing, siteUrl }: AccountServiceDeps) {
+export function createAccountService({ db, bus, clock, metering }: AccountServiceDeps) {
   const meCache = new LRUCache<string, Me>({ max: 50_000 });
   bus.subscribe((e) => {
     if (e.type === 'account.changed' || e.type === 'key.revoked') meCache.delete(e.accountId);
@@ -89,7 +86,8 @@ export function createAccountService({ db, bus, clock, metering, billing, siteUr
         email: account.email,
         plan: isPlanName(account.plan) ? account.plan : 'free',
         credits: account.credits,
-        billingManaged: account.billingCustomerId !== null,
+        // The account subscribed through the payment provider (now or before): the billing portal opens.
+        billingManaged: account.billingSubscriptionId !== null,
         unlocks: list,
       };
       meCache.set(actor.accountId, me);
@@ -118,15 +116,6 @@ export function createAccountService({ db, bus, clock, metering, billing, siteUr
       };
     },
 
-    /** `not_subscribed` unless the account ever subscribed through the payment provider. */
-    async billingPortal(actor: Actor): Promise<{ url: string }> {
-      const account = await loadAccount(actor.accountId);
-      if (!account.billingCustomerId) {
-        throw new DomainError('not_subscribed', 'This key has never subscribed to a paid plan, so there is no billing portal to open.');
-      }
-      return { url: await billing.portalUrl(account.billingCustomerId, `${siteUrl}/account`) };
-    },
-
     /** Admin: adds credits as a ledger grant. */
     async grantCredits(email: string, credits: number, reason: string): Promise<number> {
       const account = await db.account.findUnique({ where: { email: email.toLowerCase() } });
@@ -149,7 +138,7 @@ export function createAccountService({ db, bus, clock, metering, billing, siteUr
           where: { id: account.id },
           data: { plan, cycleStartedAt: now, billingCustomerId: billingCustomerId ?? account.billingCustomerId },
         });
-        await ledger.resetCycle(tx, account.id, plans[plan].monthlyCredits, `${plan}:${now.toISOString()}`);
+        await startCycle(tx, account.id, plans[plan].monthlyCredits, `${plan}:${now.toISOString()}`, now);
       });
       await changed(account.id);
     },

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Clock } from '../clock.js';
 import * as ledger from '../ledger.js';
 import { isPlanName, plans } from '../pricing.js';
-import { inTransaction } from '../transaction.js';
+import { inTransaction, type Tx } from '../transaction.js';
 
 /** A cycle lasts one calendar month from its start (the 31st rolls to the month's last day). */
 export function cycleEnd(start: Date): Date {
@@ -16,32 +16,66 @@ export function cycleEnd(start: Date): Date {
 }
 
 /**
- * Starts a new cycle for every account whose cycle has ended: the balance is
- * set to the plan's credits (no rollover) by one ledger entry named after the
- * cycle, so a second run, or a second process, changes nothing.
+ * Provider statuses under which the provider runs the account's cycles (each
+ * paid invoice starts one), so the monthly timer leaves the account alone.
+ */
+export const PROVIDER_CYCLE_STATUSES = ['active', 'trialing', 'past_due'] as const;
+
+/**
+ * Starts a cycle in the caller's transaction: the balance becomes `allowance`
+ * (no rollover) by one ledger entry whose reference names the cycle
+ * (`cycleKey`: a date for the monthly timer, the invoice id for a paid
+ * invoice), so starting the same cycle twice changes nothing.
+ * @returns false when this cycle had already been started.
+ */
+export async function startCycle(tx: Tx, accountId: string, allowance: number, cycleKey: string, startedAt: Date): Promise<boolean> {
+  const posted = await ledger.resetCycle(tx, accountId, allowance, cycleKey);
+  if (posted.duplicate) return false;
+  await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: startedAt, cycleAllowance: allowance } });
+  return true;
+}
+
+/**
+ * Starts every cycle of one account that ended by `now`, at the allowance of
+ * its plan (Free accounts, admin-set plans, and paid plans that lapsed).
+ * Accounts whose cycles the payment provider runs are skipped.
+ * @returns whether a cycle started.
+ */
+export async function resetAccountIfDue(tx: Tx, accountId: string, now: Date): Promise<boolean> {
+  const [acc] = await tx.$queryRaw<{ plan: string; cycle_started_at: Date; billing_status: string | null }[]>`
+    SELECT plan, cycle_started_at, billing_status FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+  if (!acc || (PROVIDER_CYCLE_STATUSES as readonly string[]).includes(acc.billing_status ?? '')) return false;
+  let start = acc.cycle_started_at;
+  let changed = false;
+  while (cycleEnd(start) <= now) {
+    start = cycleEnd(start);
+    const plan = plans[isPlanName(acc.plan) ? acc.plan : 'free'];
+    changed = (await startCycle(tx, accountId, plan.monthlyCredits, start.toISOString().slice(0, 10), start)) || changed;
+  }
+  // A cycle already posted (a crash between runs cannot leave this, but be sure): only move the start.
+  if (!changed && start.getTime() !== acc.cycle_started_at.getTime()) await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: start } });
+  return changed;
+}
+
+/**
+ * Starts a new cycle for every account whose cycle has ended and is not run by
+ * the payment provider: the balance is set to the plan's credits (no
+ * rollover) by one ledger entry named after the cycle, so a second run, or a
+ * second process, changes nothing.
  * @returns the ids of the accounts reset.
  */
 export async function resetDueCycles(db: PrismaClient, clock: Clock, onChanged: (accountId: string) => Promise<void>): Promise<string[]> {
   const now = clock.now();
-  const candidates = await db.account.findMany({ where: { cycleStartedAt: { lte: new Date(now.getTime() - 27 * 86_400_000) } }, select: { id: true } });
+  const candidates = await db.account.findMany({
+    where: {
+      cycleStartedAt: { lte: new Date(now.getTime() - 27 * 86_400_000) },
+      OR: [{ billingStatus: null }, { billingStatus: { notIn: [...PROVIDER_CYCLE_STATUSES] } }],
+    },
+    select: { id: true },
+  });
   const reset: string[] = [];
   for (const { id } of candidates) {
-    const did = await inTransaction(db, async (tx) => {
-      const [acc] = await tx.$queryRaw<{ plan: string; cycle_started_at: Date }[]>`
-        SELECT plan, cycle_started_at FROM accounts WHERE id = ${id}::uuid FOR UPDATE`;
-      if (!acc) return false;
-      let start = acc.cycle_started_at;
-      let changed = false;
-      while (cycleEnd(start) <= now) {
-        start = cycleEnd(start);
-        const plan = plans[isPlanName(acc.plan) ? acc.plan : 'free'];
-        await ledger.resetCycle(tx, id, plan.monthlyCredits, start.toISOString().slice(0, 10));
-        changed = true;
-      }
-      if (changed) await tx.account.update({ where: { id }, data: { cycleStartedAt: start } });
-      return changed;
-    });
-    if (did) {
+    if (await inTransaction(db, (tx) => resetAccountIfDue(tx, id, now))) {
       reset.push(id);
       await onChanged(id);
     }

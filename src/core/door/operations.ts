@@ -42,6 +42,7 @@ export const operations = {
   getUsage: keyed(),
   rotateKey: keyed(),
   openBillingPortal: keyed(),
+  startCheckout: keyed(),
   searchShows: keyed(),
   lookupShow: keyed(),
   getShow: keyed(),

@@ -114,7 +114,7 @@ export function createRequester(deps: RequesterDeps) {
       const ahead = await queueAheadOfNew(db, lane, toTranscribe.map((q) => q.audioSeconds));
       const rates = await readLaneRates(db, options.laneEngines);
       const slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
-      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots);
+      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots, options.fastConcurrency);
       queueAheadEpisodes = ahead.aheadEpisodes;
       if (input.fast) promise = promiseSeconds(estimatedSeconds, { minSeconds: options.minPromiseSeconds, factor: options.promiseFactor });
     }

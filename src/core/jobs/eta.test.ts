@@ -16,6 +16,13 @@ describe('ETA arithmetic', () => {
     expect(jobSeconds({ standard: 0, fast: 0 }, null, rates, 2)).toBe(0);
   });
 
+  it('a fast-lane episode spreads over the endpoint\'s concurrent requests, not the worker slots', () => {
+    const rates = { standard: 2, fast: 2 };
+    // Ten hours at 2× real time per request, 16 requests at once: about 19 minutes on one worker slot.
+    expect(jobSeconds({ standard: 0, fast: 0 }, { lane: 'fast', remaining: 36_000, audioSeconds: 36_000 }, rates, 1, 16)).toBe(1125);
+    expect(jobSeconds({ standard: 0, fast: 3600 }, { lane: 'fast', remaining: 60, audioSeconds: 60 }, rates, 1, 16)).toBe(Math.ceil(3600 / 2 / 16 + 60 / 2 / 2));
+  });
+
   it('poll_after_seconds is a quarter of the remaining estimate within 30–300, null when done', () => {
     expect(pollAfterSeconds(0)).toBe(30);
     expect(pollAfterSeconds(400)).toBe(100);

@@ -17,12 +17,13 @@ export function defaultRate(engine: string): number {
 
 /**
  * Seconds until `remaining` audio (per lane) is transcribed by `slots`
- * workers sharing the queue: chunks of one episode spread over idle slots,
- * so work divides across slots.
+ * workers sharing the queue: standard-lane chunks are claimed by any worker
+ * process, so that work divides across every live slot; fast-lane audio goes
+ * to the remote engine `fastConcurrency` requests at a time, which is its
+ * width whatever the slots.
  */
-export function drainSeconds(remaining: Record<Lane, number>, rates: LaneRates, slots: number): number {
-  const slotSeconds = remaining.standard / rates.standard + remaining.fast / rates.fast;
-  return slotSeconds / Math.max(1, slots);
+export function drainSeconds(remaining: Record<Lane, number>, rates: LaneRates, slots: number, fastConcurrency = 1): number {
+  return remaining.standard / rates.standard / Math.max(1, slots) + remaining.fast / rates.fast / Math.max(1, fastConcurrency);
 }
 
 /** The last task a job waits for: it starts when a slot frees and spreads over at most its chunks. */
@@ -39,14 +40,15 @@ const CHUNK_SECONDS = 30;
 
 /**
  * Seconds until a job is done: the work queued before its last task drains
- * over every slot, then the last task runs on as many slots as it has chunks
- * (a 12-second episode is one chunk: one slot, however many are idle).
+ * over every slot, then the last task runs on as many slots (fast lane: as
+ * many concurrent requests) as it has chunks (a 12-second episode is one
+ * chunk: one slot, however many are idle).
  */
-export function jobSeconds(before: Record<Lane, number>, last: LastTask | null, rates: LaneRates, slots: number): number {
-  const wait = drainSeconds(before, rates, slots);
+export function jobSeconds(before: Record<Lane, number>, last: LastTask | null, rates: LaneRates, slots: number, fastConcurrency = 1): number {
+  const wait = drainSeconds(before, rates, slots, fastConcurrency);
   if (!last) return wait;
   const chunks = last.audioSeconds <= CHUNK_SECONDS * 1.5 ? 1 : Math.ceil(last.audioSeconds / CHUNK_SECONDS);
-  const width = Math.max(1, Math.min(slots, chunks));
+  const width = Math.max(1, Math.min(last.lane === 'fast' ? fastConcurrency : slots, chunks));
   return Math.ceil(wait + last.remaining / rates[last.lane] / width);
 }
 

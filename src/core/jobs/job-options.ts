@@ -17,6 +17,8 @@ export interface JobOptions {
    * lane's); without one `fast: true` is refused before anything is charged. Default: false.
    */
   fastLaneAvailable: boolean;
+  /** Chunks of one fast-lane episode sent to the fast engine at once (FAST_ASR_CONCURRENCY), for the ETA. Default: 8. */
+  fastConcurrency: number;
   /** Engine of each lane (`sphinx`, `whisper-cpp`, `openai`): picks the throughput before any is measured. Default: sphinx. */
   laneEngines: Record<Lane, string>;
   /** Assumed length of an episode when neither the request (`secs`) nor the index knows it, in seconds. Default: 3600. */
@@ -34,6 +36,7 @@ export const defaultJobOptions: JobOptions = {
   minPromiseSeconds: 300,
   promiseFactor: 2,
   fastLaneAvailable: false,
+  fastConcurrency: 8,
   laneEngines: { standard: 'sphinx', fast: 'sphinx' },
   unknownDurationSeconds: 3600,
   maxEpisodeSeconds: 21_600,

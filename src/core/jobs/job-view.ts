@@ -65,7 +65,7 @@ type EpisodeRow = { job_id: string; transcript_id: string; title: string; status
 export interface JobViewDeps {
   clock: Clock;
   links: Links;
-  options: Pick<JobOptions, 'laneEngines' | 'workerTtlSeconds'>;
+  options: Pick<JobOptions, 'laneEngines' | 'workerTtlSeconds' | 'fastConcurrency'>;
 }
 
 /** Reads jobs as their owner sees them, with the ETA from the live queue and measured throughput. */
@@ -98,7 +98,7 @@ export function createJobViews({ clock, links, options }: JobViewDeps) {
       if (!done && rates) {
         const ahead = await queueAheadOfJob(db, r.id);
         if (ahead) {
-          estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots);
+          estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots, options.fastConcurrency);
           queueAheadEpisodes = ahead.aheadEpisodes;
         }
       }

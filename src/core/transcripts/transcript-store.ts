@@ -1,4 +1,5 @@
 import type { Tx } from '../transaction.js';
+import { scheduleAudioReference } from './alignment/audio-check-schedule.js';
 import type { TranscriptDoc } from './formats/transcript-doc.js';
 
 export function countWords(doc: TranscriptDoc): number {
@@ -38,5 +39,7 @@ export async function saveTranscript(tx: Tx, t: StoredTranscriptInput): Promise<
     select: { version: true },
   });
   await tx.episode.update({ where: { transcriptId: t.transcriptId }, data: { transcriptStatus: 'ready', updatedAt: new Date() } });
+  // The audio these times were made on becomes the reference that later re-splices are aligned to.
+  await scheduleAudioReference(tx, t.transcriptId, t.doc);
   return saved.version;
 }

@@ -41,6 +41,8 @@ export interface WebhookSettings {
   concurrency?: number;
   /** How often the delivery loop looks for due retries, in ms. Default: 1000. */
   pollMs?: number;
+  /** Told of every attempt's outcome (metrics): `dropped` when the lease had run out. Default: none. */
+  onAttempt?: (outcome: 'delivered' | 'failed' | 'dropped', attempt: number) => void;
 }
 
 export interface WebhookServiceDeps {
@@ -107,6 +109,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           });
     const recorded = await claims.record(d, result, nextAttemptAt(settings.retrySchedule, d.tries + 1, at));
     const facts = { deliveryId: d.id, jobId: d.jobId, accountId: d.accountId, status: result.statusCode, durationMs: result.durationMs };
+    s.onAttempt?.(!recorded ? 'dropped' : result.delivered ? 'delivered' : 'failed', d.tries + 1);
     if (!recorded) log.warn(facts, 'webhook result dropped: the lease ran out and another worker holds the delivery');
     else if (result.delivered) log.info(facts, 'webhook delivered');
     else log.warn({ ...facts, error: result.error }, 'webhook attempt failed');

@@ -1,57 +1,12 @@
-import type { Me, UnlockView, Usage } from '../../core/accounts/account-service.js';
+import { meShape, usageShape } from '../../wire/account-shapes.js';
 import { plans } from '../../core/pricing.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
+import { shapeType } from '../shape-type.js';
 
-const UnlockRef = builder.objectRef<UnlockView>('Unlock').implement({
-  description: 'An episode this account unlocked (permanent, every format).',
-  fields: (t) => ({
-    transcriptId: t.exposeString('transcriptId'),
-    unlockedAt: t.expose('unlockedAt', { type: 'DateTime' }),
-    url: t.string({ resolve: (u, _a, ctx) => ctx.services.links.transcript(u.transcriptId) }),
-  }),
-});
-
-const LedgerEntryRef = builder.prismaObject('LedgerEntry', {
-  description: 'One immutable credit movement.',
-  fields: (t) => ({
-    id: t.string({ resolve: (e) => String(e.id) }),
-    kind: t.exposeString('kind', { description: 'grant, charge, refund or cycle_reset' }),
-    amount: t.exposeInt('amount', { description: 'Signed credits: negative for charges.' }),
-    balanceAfter: t.exposeInt('balanceAfter'),
-    reference: t.exposeString('reference', { description: 'Unique idempotency reference.' }),
-    refundOf: t.string({ nullable: true, resolve: (e) => (e.refundOf === null ? null : String(e.refundOf)) }),
-    memo: t.exposeString('memo'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-const MeRef = builder.objectRef<Me>('Me').implement({
-  description: 'The account behind the key.',
-  fields: (t) => ({
-    credits: t.exposeInt('credits', { description: 'Current balance.' }),
-    plan: t.exposeString('plan', { description: `One of ${Object.keys(plans).join(', ')}.` }),
-    email: t.exposeString('email', { nullable: true }),
-    billingManaged: t.exposeBoolean('billingManaged'),
-    unlocks: t.field({ type: [UnlockRef], resolve: (me) => me.unlocks }),
-  }),
-});
-
-const UsageRef = builder.objectRef<Usage>('Usage').implement({
-  fields: (t) => ({
-    plan: t.exposeString('plan'),
-    creditsAllowance: t.exposeInt('cycleCredits', { description: 'Credits the plan grants each billing cycle (no rollover).' }),
-    creditsRemaining: t.exposeInt('creditsRemaining'),
-    cycleStartedAt: t.expose('cycleStartedAt', { type: 'DateTime' }),
-    cycleEndsAt: t.expose('cycleEndsAt', { type: 'DateTime' }),
-    requestsToday: t.exposeInt('requestsToday'),
-    requestLimit: t.exposeInt('requestLimit'),
-    requestsRemaining: t.exposeInt('requestsRemaining'),
-    ledger: t.field({ type: [LedgerEntryRef], resolve: (u) => u.ledger as never }),
-    recentUnlocks: t.field({ type: [UnlockRef], resolve: (u) => u.recentUnlocks }),
-  }),
-});
+const MeRef = shapeType(meShape);
+const UsageRef = shapeType(usageShape);
 
 const RegisterStartResult = builder.objectRef<{ ok: boolean; message: string }>('RegisterStartResult').implement({
   fields: (t) => ({ ok: t.exposeBoolean('ok'), message: t.exposeString('message') }),
@@ -81,5 +36,5 @@ builder.mutationFields((t) => ({
     resolve: (_r, { token }, ctx) => ctx.services.registration.confirm(token),
   }),
   rotateKey: t.field({ ...operation('rotateKey'), type: KeyResult, description: 'Retires this key at once and issues a new one.', resolve: (_r, _a, ctx) => ctx.services.keys.rotate(requireActor(ctx)) }),
-  billingPortal: t.field({ ...operation('openBillingPortal'), type: PortalResult, description: "The payment provider's billing portal.", resolve: (_r, _a, ctx) => ctx.services.accounts.billingPortal(requireActor(ctx)) }),
+  billingPortal: t.field({ ...operation('openBillingPortal'), type: PortalResult, description: "The payment provider's billing portal.", resolve: (_r, _a, ctx) => ctx.services.billing.portal(requireActor(ctx)) }),
 }));

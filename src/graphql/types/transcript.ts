@@ -1,4 +1,4 @@
-import type { Segment, Word } from '../../core/transcripts/formats/transcript-doc.js';
+import type { DocAlignment, Segment, Word } from '../../core/transcripts/formats/transcript-doc.js';
 import { type StoredTranscript, FORMATS } from '../../core/transcripts/transcript-service.js';
 import { renderTranscript } from '../../core/transcripts/formats/render-transcript.js';
 import { prices } from '../../core/pricing.js';
@@ -10,7 +10,31 @@ const TranscriptFormatEnum = builder.enumType('TranscriptFormat', { values: FORM
 
 const WordRef = builder.objectRef<Word>('Word').implement({
   description: 'A word and its start time in seconds.',
-  fields: (t) => ({ w: t.exposeString('w'), s: t.exposeFloat('s') }),
+  fields: (t) => ({
+    w: t.exposeString('w'),
+    s: t.exposeFloat('s'),
+    removed: t.boolean({ description: 'True when the audio served now no longer has this word (s is then where it was cut out).', resolve: (w) => w.removed === true }),
+  }),
+});
+
+const AdBreakRef = builder.objectRef<DocAlignment['adBreaks'][number]>('AdBreak').implement({
+  description: 'A stretch of the audio served now that the transcribed audio did not have (an inserted ad), in seconds.',
+  fields: (t) => ({ start: t.exposeFloat('start'), end: t.exposeFloat('end') }),
+});
+
+const RemovedStretchRef = builder.objectRef<DocAlignment['removed'][number]>('RemovedStretch').implement({
+  description: 'A stretch of the transcribed audio the host no longer serves: where it was cut out, and its length in seconds.',
+  fields: (t) => ({ at: t.exposeFloat('at'), seconds: t.exposeFloat('seconds') }),
+});
+
+const AlignmentRef = builder.objectRef<DocAlignment>('TranscriptAlignment').implement({
+  description: 'The audio the times match once re-aligned to re-spliced audio (REST: `alignment`).',
+  fields: (t) => ({
+    audioSeconds: t.exposeFloat('audioSeconds'),
+    checkedAt: t.exposeString('checkedAt'),
+    adBreaks: t.field({ type: [AdBreakRef], resolve: (a) => a.adBreaks }),
+    removed: t.field({ type: [RemovedStretchRef], resolve: (a) => a.removed }),
+  }),
 });
 
 const SegmentRef = builder.objectRef<Segment>('Segment').implement({
@@ -36,6 +60,7 @@ export const TranscriptRef = builder.objectRef<StoredTranscript>('Transcript').i
     version: t.int({ resolve: (x) => x.version }),
     wordTimesEstimated: t.boolean({ resolve: (x) => x.doc.wordTimesEstimated }),
     segments: t.field({ type: [SegmentRef], resolve: (x) => x.doc.segments }),
+    alignment: t.field({ type: AlignmentRef, nullable: true, description: 'Set once the times were re-aligned to re-spliced audio.', resolve: (x) => x.doc.alignment ?? null }),
     rendered: t.string({
       description: 'The transcript rendered as in REST `format` (JSON as a string).',
       args: { format: t.arg({ type: TranscriptFormatEnum, required: true }) },

@@ -88,3 +88,14 @@ export async function migrate(db: SqlRunner, dir: string = migrationsDir): Promi
     await db.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
   }
 }
+
+/**
+ * Migrations in `dir` that the database has not recorded (readiness: a
+ * process started against a database another version migrated is not ready).
+ */
+export async function pendingMigrations(db: SqlRunner, dir: string = migrationsDir): Promise<string[]> {
+  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  const rows = await db.query<{ name: string }>('SELECT name FROM _podtext_migrations');
+  const applied = new Set(rows.map((r) => r.name));
+  return names.filter((n) => !applied.has(n)).sort();
+}

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
 export type Db = PrismaClient;
@@ -24,6 +25,8 @@ export interface Database {
   listenUrl?: string;
   /** Bulk loads: one COPY of many rows. */
   copyRows: CopyRows;
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -52,6 +55,9 @@ export interface OpenOptions {
   /** PostgreSQL pool size. Default: 10. */
   poolSize?: number;
 }
+
+/** `idle_in_transaction_session_timeout` of Podtext's PostgreSQL sessions, in ms: one minute. */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** Extensions Podtext's migrations use; loaded into PGlite, created on PostgreSQL. */
 export const pgliteExtensions = { pg_trgm, unaccent };
@@ -93,7 +99,15 @@ function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.Pool
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // A session left idle inside a transaction (a stuck request, a lost
+      // client) holds its row locks and stops vacuum from cleaning the queue
+      // tables; PostgreSQL ends it after this long. Podtext's transactions
+      // never wait on anything but the database.
+      options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+    });
     const { runner, client } = poolRunner(pool);
     try {
       if (shouldMigrate) await migrate(runner);
@@ -111,6 +125,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
       },
       listenUrl: options.databaseUrl,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       copyRows: async (table, columns, rows) => {
         const client = await pool.connect();
         try {
@@ -126,14 +141,31 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
   if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
-  const lite = await PGlite.create({
-    dataDir: options.pgliteDir,
-    loadDataDir: options.pgliteTemplate,
-    extensions: pgliteExtensions,
-    startParams: PGLITE_START_PARAMS,
-  });
+  // One process per data directory: a second PGlite on it would not see the
+  // first one's writes, and the first would overwrite the second's.
+  const lock = options.pgliteDir ? await lockDataDir(options.pgliteDir) : null;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create({
+      dataDir: options.pgliteDir,
+      loadDataDir: options.pgliteTemplate,
+      extensions: pgliteExtensions,
+      startParams: PGLITE_START_PARAMS,
+    });
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
   const runner = pgliteRunner(lite);
-  if (shouldMigrate) await migrate(runner);
+  if (shouldMigrate) {
+    try {
+      await migrate(runner);
+    } catch (err) {
+      await lite.close();
+      await lock?.release();
+      throw err;
+    }
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   return {
     prisma,
@@ -146,6 +178,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await lite.close();
+      await lock?.release();
     },
   };
 }

@@ -15,8 +15,9 @@ const readRoute = createRoute({
     'Needs an unlock by the calling key, except the public sample episode, which needs no key.',
     'Plain JSON (no `timestamps`): `{transcript_id, title, audio_url, language, source ("publisher" or "asr"), engine, model, version, duration_seconds, word_times_estimated, text, paragraphs: [{speaker, text}]}`.',
     '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
+    'Times follow the audio the host serves now: when a host re-splices an episode (dynamically inserted ads), Podtext re-aligns the transcript to it and adds `alignment: {audio_seconds, checked_at, ad_breaks: [{start, end}], removed: [{at, seconds}]}` (the audio the times match, its inserted stretches, and stretches of the transcribed audio no longer served); words in a removed stretch carry `removed: true` and the time of the cut.',
     'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
-    '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), or a new title, audio URL or duration in the episode\'s feed.',
+    '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), times re-aligned to re-spliced audio, or a new title, audio URL or duration in the episode\'s feed.',
   ].join('\n\n'),
   security: [...keyed, {}],
   request: {

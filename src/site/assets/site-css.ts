@@ -2,6 +2,7 @@
 export const siteCss = `
 :root{--ink:#1d2330;--muted:#586074;--line:#d9dce3;--bg:#fbfbfd;--card:#fff;--brand:#3b3fd8;--brand-ink:#fff;--hl:#ffe27a;--hit:#c7ecff;--ok:#1d7a3a;--warn:#8a5a00;--focus:#f0a500}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
 body{margin:0}
 a{color:var(--brand)}
@@ -19,6 +20,7 @@ main{max-width:64rem;margin:0 auto;padding:1.5rem 1rem 3rem}
 footer{max-width:64rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.9rem;border-top:1px solid var(--line)}
 h1{font-size:1.9rem;line-height:1.2;margin:.2rem 0 1rem}
 h2{font-size:1.3rem;margin:2rem 0 .7rem}
+.card>h2:first-child{margin-top:.2rem}
 .muted{color:var(--muted)}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.2rem;margin:1rem 0}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.8rem;list-style:none;padding:0;margin:0}

@@ -10,6 +10,8 @@ export interface AccountData {
   usage: Usage;
   jobs: JobView[];
   webhookSecret: string;
+  /** The header deliveries carry their signature in. */
+  webhookHeader: string;
   inbox: { id: string; url: string; deliveries: number } | null;
   /** A key just issued by a rotation: shown this once. */
   newKey: string | null;
@@ -67,7 +69,7 @@ ${d.usage.ledger.map((l) => html`<tr><td>${stamp(l.createdAt)}</td><td>${l.memo 
 <form method="post" action="/account/key/rotate">${csrfField(chrome)}<button id="rotate">Rotate my key</button></form>
 </section>
 <section class="card" aria-labelledby="hooks-h"><h2 id="hooks-h">Webhooks</h2>
-<p>Jobs with a <code>webhook_url</code> are delivered signed with this secret (header <code>Podtext-Signature</code>).</p>
+<p>Jobs with a <code>webhook_url</code> are delivered signed with this secret (header <code>${d.webhookHeader}</code>).</p>
 <details><summary>Show the signing secret</summary><code class="key" id="webhook-secret">${d.webhookSecret}</code></details>
 <div class="row" style="margin-top:.8rem">
 <form method="post" action="/account/webhook-secret/rotate">${csrfField(chrome)}<button class="quiet">Rotate the secret</button></form>

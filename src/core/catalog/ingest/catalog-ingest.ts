@@ -77,8 +77,28 @@ function normaliseFeedUrl(raw: string): string {
     throw invalid('url', 'not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('url', 'only http and https feeds can be added');
+  // Feed URLs are shown to every key: credentials in them would be too.
+  if (url.username || url.password) throw invalid('url', 'a feed URL with a user name or password (user:pass@) cannot be added: feed URLs are shown to everyone');
   url.hash = '';
   return url.href;
+}
+
+/**
+ * What a caller is told when a feed cannot be fetched. Refused addresses and
+ * names that do not resolve get one answer, with neither the address a name
+ * resolved to nor the resolver's error: otherwise search-by-URL would be a
+ * way to read this server's DNS and network from outside.
+ */
+function feedFetchProblem(err: unknown): DomainError {
+  if (!(err instanceof FeedFetchError)) return new DomainError('upstream_failed', 'url: the feed server could not be reached');
+  if (err.status !== undefined) {
+    return err.reason === 'missing'
+      ? invalid('url', `no feed there (the feed server answered ${err.status})`)
+      : new DomainError('upstream_failed', `url: the feed server did not answer properly (it answered ${err.status})`);
+  }
+  if (err.reason === 'refused' || err.reason === 'missing') return invalid('url', 'this address cannot be fetched');
+  if (/^timeout:/.test(err.message)) return new DomainError('upstream_failed', 'url: the feed server did not answer in time');
+  return new DomainError('upstream_failed', 'url: the feed server could not be reached');
 }
 
 /**
@@ -155,9 +175,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     try {
       fetched = await limiter.run(hostOf(feedUrl), () => fetchFeed(outbound, feedUrl, null, opts));
     } catch (err) {
-      if (err instanceof FeedFetchError && err.reason === 'refused') throw invalid('url', `refused: ${err.message}`);
-      if (err instanceof FeedFetchError && err.reason === 'missing') throw invalid('url', `no feed there (${err.message})`);
-      throw new DomainError('upstream_failed', `url: the feed server did not answer properly (${(err as Error).message})`);
+      throw feedFetchProblem(err);
     }
     if (fetched.kind !== 'ok') throw new DomainError('upstream_failed', 'url: the feed server answered 304 to an unconditional request');
     let parsed;

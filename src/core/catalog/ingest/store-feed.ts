@@ -2,6 +2,7 @@ import type { Tx } from '../../transaction.js';
 import type { ParsedEpisode, ParsedShow } from '../feed/feed-types.js';
 import { searchKey } from './search-key.js';
 import { bestTranscriptLink } from './transcript-link.js';
+import { recheckAudioSoon } from '../../transcripts/alignment/audio-check-schedule.js';
 
 /** Episodes written per statement. */
 const EPISODE_BATCH = 500;
@@ -125,6 +126,8 @@ export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly 
       transcriptsChanged,
       now,
     );
+    // A moved or re-described enclosure may be re-spliced audio: check it now rather than at the next scheduled check.
+    await recheckAudioSoon(tx, transcriptsChanged);
   }
   return { inserted, transcriptsChanged };
 }

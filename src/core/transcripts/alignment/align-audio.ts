@@ -62,14 +62,14 @@ export function alignAudio(reference: AudioPrint, current: AudioPrint): Alignmen
   // Reference frames where each stretch starts and ends.
   const starts: number[] = [];
   const ends: number[] = [];
-  starts[0] = refineFirstStart(ref, cur, offsets[0]!, toFrames(runs[0]!.curStart - runs[0]!.offset), span);
+  starts[0] = refineFirstStart(ref, cur, offsets[0]!, toFrames(runs[0]!.curStart - runs[0]!.offset), span, toFrames(runs[0]!.curEnd - runs[0]!.offset));
   for (let i = 0; i + 1 < runs.length; i++) {
-    const splice = refineSplice(ref, cur, offsets[i]!, offsets[i + 1]!, toFrames(runs[i]!.curEnd - runs[i]!.offset), toFrames(runs[i + 1]!.curStart - runs[i + 1]!.offset), span);
+    const splice = refineSplice(ref, cur, offsets[i]!, offsets[i + 1]!, toFrames(runs[i]!.curEnd - runs[i]!.offset), toFrames(runs[i + 1]!.curStart - runs[i + 1]!.offset), span, starts[i]!);
     ends[i] = splice.end;
     starts[i + 1] = splice.start;
   }
   const last = runs.length - 1;
-  ends[last] = refineLastEnd(ref, cur, offsets[last]!, toFrames(runs[last]!.curEnd - runs[last]!.offset), span);
+  ends[last] = refineLastEnd(ref, cur, offsets[last]!, toFrames(runs[last]!.curEnd - runs[last]!.offset), span, starts[last]!);
 
   const refSeconds = reference.seconds;
   const curSeconds = current.seconds;

@@ -118,8 +118,9 @@ function costPrefix(ref: Uint8Array, cur: Uint8Array, lo: number, hi: number, o:
  * gone from the current audio. Searched within `span` frames of the coarse
  * guesses; the current audio may not run backwards (`end + a ≤ start + b`).
  */
-export function refineSplice(ref: Uint8Array, cur: Uint8Array, a: RefinedOffset, b: RefinedOffset, coarseEnd: number, coarseStart: number, span: number): { end: number; start: number } {
-  const lo = Math.max(0, Math.floor(Math.min(coarseEnd, coarseStart) - span));
+export function refineSplice(ref: Uint8Array, cur: Uint8Array, a: RefinedOffset, b: RefinedOffset, coarseEnd: number, coarseStart: number, span: number, aStart: number): { end: number; start: number } {
+  // Frames before `a` begins belong to an earlier splice: they would only add the same cost to every choice.
+  const lo = Math.max(0, Math.ceil(aStart), Math.floor(Math.min(coarseEnd, coarseStart) - span));
   const hi = Math.min(ref.length, Math.ceil(Math.max(coarseEnd, coarseStart) + span));
   if (hi <= lo) return { end: lo, start: lo };
   const pa = costPrefix(ref, cur, lo, hi, a);
@@ -140,10 +141,10 @@ export function refineSplice(ref: Uint8Array, cur: Uint8Array, a: RefinedOffset,
   return { end: best.end, start: best.start };
 }
 
-/** Where the first matched stretch begins in the reference: frames before it match nothing now. */
-export function refineFirstStart(ref: Uint8Array, cur: Uint8Array, o: RefinedOffset, coarseStart: number, span: number): number {
+/** Where the first matched stretch begins in the reference (not after `coarseEnd`, where it surely still matched): frames before it match nothing now. */
+export function refineFirstStart(ref: Uint8Array, cur: Uint8Array, o: RefinedOffset, coarseStart: number, span: number, coarseEnd: number): number {
   const lo = Math.max(0, Math.floor(coarseStart - span), Math.ceil(-o.offset));
-  const hi = Math.min(ref.length, Math.ceil(coarseStart + span));
+  const hi = Math.min(ref.length, Math.ceil(coarseStart + span), Math.floor(coarseEnd));
   if (hi <= lo) return Math.max(0, Math.ceil(-o.offset));
   const p = costPrefix(ref, cur, lo, hi, o);
   let best = { s: lo, cost: Infinity };
@@ -154,9 +155,9 @@ export function refineFirstStart(ref: Uint8Array, cur: Uint8Array, o: RefinedOff
   return best.s;
 }
 
-/** Where the last matched stretch ends in the reference: frames after it match nothing now. */
-export function refineLastEnd(ref: Uint8Array, cur: Uint8Array, o: RefinedOffset, coarseEnd: number, span: number): number {
-  const lo = Math.max(0, Math.floor(coarseEnd - span));
+/** Where the last matched stretch (starting at `start`) ends in the reference: frames after it match nothing now. */
+export function refineLastEnd(ref: Uint8Array, cur: Uint8Array, o: RefinedOffset, coarseEnd: number, span: number, start: number): number {
+  const lo = Math.max(0, Math.ceil(start), Math.floor(coarseEnd - span));
   const hi = Math.min(ref.length, Math.ceil(coarseEnd + span), Math.floor(cur.length - o.offset));
   if (hi <= lo) return Math.max(lo, hi);
   const p = costPrefix(ref, cur, lo, hi, o);

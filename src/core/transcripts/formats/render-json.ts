@@ -1,5 +1,5 @@
 import { toParagraphs } from './paragraphs.js';
-import type { TranscriptDoc, Word } from './transcript-doc.js';
+import type { DocAlignment, TranscriptDoc, Word } from './transcript-doc.js';
 
 /** What the service knows about a transcript besides its content. */
 export interface TranscriptMeta {
@@ -47,6 +47,16 @@ export interface TranscriptJson {
   text: string;
   paragraphs: { speaker: string | null; text: string }[];
   segments?: TranscriptJsonSegment[];
+  /** Present once the times follow re-spliced audio (dynamically inserted ads): which audio they match. */
+  alignment?: TranscriptJsonAlignment;
+}
+
+/** `alignment` in the JSON body: the audio the times match, and what was spliced in or out. */
+export interface TranscriptJsonAlignment {
+  audio_seconds: number;
+  checked_at: string;
+  ad_breaks: { start: number; end: number }[];
+  removed: { at: number; seconds: number }[];
 }
 
 /**
@@ -64,7 +74,10 @@ export interface TranscriptJson {
  * where paragraphs are speaker turns (see `toParagraphs`) and `text` is their
  * texts joined by blank lines, without speaker labels. `timestamps` adds
  * `segments: [{start, end, text, speaker?}]` (speaker omitted when unknown);
- * `words` as well adds `words: [{w, s}]` to each segment.
+ * `words` as well adds `words: [{w, s}]` to each segment (with `removed: true`
+ * on words the audio served now no longer has). A transcript re-timed to
+ * follow re-spliced audio adds `alignment: {audio_seconds, checked_at,
+ * ad_breaks: [{start, end}], removed: [{at, seconds}]}`.
  *
  * @example renderJson(doc, meta, { timestamps: true, words: false }).segments?.[0].start
  */
@@ -88,9 +101,14 @@ export function renderJson(doc: TranscriptDoc, meta: TranscriptMeta, options: Re
     body.segments = doc.segments.map((seg) => {
       const out: TranscriptJsonSegment = { start: seg.start, end: seg.end, text: seg.text };
       if (seg.speaker !== null) out.speaker = seg.speaker;
-      if (options.words) out.words = seg.words.map((w) => ({ w: w.w, s: w.s }));
+      if (options.words) out.words = seg.words.map((w) => (w.removed ? { w: w.w, s: w.s, removed: true } : { w: w.w, s: w.s }));
       return out;
     });
   }
+  if (doc.alignment) body.alignment = renderAlignment(doc.alignment);
   return body;
+}
+
+export function renderAlignment(a: DocAlignment): TranscriptJsonAlignment {
+  return { audio_seconds: a.audioSeconds, checked_at: a.checkedAt, ad_breaks: a.adBreaks.map((b) => ({ start: b.start, end: b.end })), removed: a.removed.map((r) => ({ at: r.at, seconds: r.seconds })) };
 }

@@ -7,6 +7,8 @@
 export interface Word {
   w: string;
   s: number;
+  /** Set when the audio served now no longer has this word (its stretch was cut out); `s` is then where the cut is. */
+  removed?: true;
 }
 
 /** A stretch of speech by one speaker (or an unknown one). */
@@ -25,6 +27,20 @@ export interface TranscriptDoc {
   language: string | null;
   /** True when any word start was estimated rather than read from the source. */
   wordTimesEstimated: boolean;
+  /** Present once the times were moved to follow re-spliced audio: which audio they match now. */
+  alignment?: DocAlignment;
+}
+
+/** The audio a re-timed transcript's times match (see `core/transcripts/alignment`). */
+export interface DocAlignment {
+  /** Length of that audio, in seconds. */
+  audioSeconds: number;
+  /** When it was fingerprinted, ISO 8601. */
+  checkedAt: string;
+  /** Its stretches that the transcribed audio did not have: inserted ads. */
+  adBreaks: { start: number; end: number }[];
+  /** Stretches of the transcribed audio it no longer has: where each was cut out, and how long it was. */
+  removed: { at: number; seconds: number }[];
 }
 
 /**

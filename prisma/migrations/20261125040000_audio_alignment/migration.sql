@@ -5,9 +5,10 @@
 -- clock to the served audio's clock.
 CREATE TABLE audio_checks (
   transcript_id      text PRIMARY KEY REFERENCES episodes (transcript_id),
-  -- The document on the reference audio's clock: every re-timing starts from it,
+  -- The document on the reference audio's clock, kept from the first re-timing
+  -- on (until then it is the transcript's own): every re-timing starts from it,
   -- so repeated re-splices never accumulate error.
-  base_doc           jsonb NOT NULL,
+  base_doc           jsonb,
   -- Chromaprint raw fingerprint (little-endian 32-bit items) and a 100 Hz
   -- log-energy envelope (one byte per 10 ms) that refines boundaries below
   -- the fingerprint's 0.124 s step.

@@ -1,0 +1,85 @@
+import type { Podtext } from '../src/boot.js';
+import { utcDay } from '../src/core/clock.js';
+import { plans } from '../src/core/pricing.js';
+import { inTransaction } from '../src/core/transaction.js';
+import { type LoadResult, benchAccount, fmt, load } from './bench-server.js';
+import { startChildServer } from './child-server.js';
+
+/** `count` business keys and one free key whose daily allowance is spent. */
+export async function seedMeteringKeys(podtext: Podtext, count: number): Promise<{ keys: string[]; spent: string }> {
+  const { db, keys: keyService, clock } = podtext.services;
+  const ids = Array.from({ length: count }, () => crypto.randomUUID());
+  // One transaction for all of them: seeding is not what is measured.
+  const keys = await inTransaction(db, async (tx) => {
+    await tx.account.createMany({ data: ids.map((id) => ({ id, email: `${id}@bench.test`, plan: 'business', credits: 100, cycleStartedAt: clock.now() })) });
+    const issued: string[] = [];
+    for (const id of ids) issued.push(await keyService.issue(tx, id));
+    return issued;
+  });
+  const spent = await benchAccount(podtext, 'free');
+  const actor = await podtext.services.keys.authenticate(spent);
+  const day = utcDay(podtext.services.clock.now());
+  await podtext.services.db.requestCounter.create({ data: { accountId: actor.accountId, day: new Date(`${day}T00:00:00Z`), count: plans.free.dailyRequests } });
+  return { keys, spent };
+}
+
+const ROUNDS = 3;
+
+function median(xs: number[]): number {
+  return xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/**
+ * GET /api/v1/me with 1,000 active keys (the connections together taking the
+ * next key in turn) and a flood from one key whose allowance is spent (every answer a 429),
+ * each against warm single-key /me on the same server in the same run.
+ * Goals: both ≥ 50% of the single-key throughput.
+ */
+export async function runMeteringBench(): Promise<string[]> {
+  const app = await startChildServer<{ url: string; keys: string[]; spent: string }>(['metering', '1000']);
+  try {
+    const { keys, spent } = app.info;
+    const url = `${app.info.url}/api/v1/me`;
+    const refused = await fetch(url, { headers: { authorization: `Bearer ${spent}` } });
+    if (refused.status !== 429) throw new Error(`the spent key was answered ${refused.status}, not 429`);
+    // Warm every key (key lookup and the day's count are read once per account).
+    await load(url, { rotateKeys: keys, amount: keys.length * 2 });
+    await load(url, { keys: [keys[0]!], duration: 2 });
+    // Interleaved rounds, so a slow patch of a shared machine hits all three alike.
+    const single: LoadResult[] = [];
+    const many: LoadResult[] = [];
+    const flood: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      single.push(await load(url, { keys: [keys[0]!], duration: 3 }));
+      many.push(await load(url, { rotateKeys: keys, duration: 3 }));
+      flood.push(await load(url, { keys: [spent], duration: 3 }));
+    }
+    const bad = [...single, ...many].reduce((n, r) => n + r.non2xx, 0);
+    if (bad) throw new Error(`non-2xx answers for keys with allowance left: ${bad}`);
+    const notRefused = flood.reduce((n, r) => n + r.requests - r.non2xx, 0);
+    if (notRefused) throw new Error(`the spent key got ${notRefused} answers that were not refusals`);
+    const base = median(single.map((r) => r.rps));
+    const row = (name: string, rs: LoadResult[]) => {
+      const m = rs.slice().sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]!;
+      return `| ${name} | ${fmt(m.rps, 0)} | ${m.p50} | ${m.p99} | ${fmt((m.rps / base) * 100)}% |`;
+    };
+    return [
+      '## Request metering: 1,000 active keys and a spent key\'s flood (PGlite)',
+      `Median of ${ROUNDS} interleaved rounds of 3 s each.`,
+      '',
+      '| load | req/s | p50 ms | p99 ms | ratio to warm single key |',
+      '|---|---|---|---|---|',
+      row('warm single key /me', single),
+      row('1,000 keys, rotating', many),
+      row('spent key, every answer 429', flood),
+      '',
+      `goals: both ≥ 50% of warm single-key throughput; per-round ratios: 1,000 keys ${many.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%, spent key ${flood.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%; server RSS ${fmt(await app.rssMb(), 0)} MB`,
+    ];
+  } finally {
+    await app.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log((await runMeteringBench()).join('\n'));
+}

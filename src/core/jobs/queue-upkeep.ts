@@ -1,0 +1,44 @@
+import type { Tx } from '../transaction.js';
+
+/** Rows deleted per statement: short transactions, no long locks on the queue. */
+const BATCH = 1000;
+
+export interface Pruned {
+  tasks: number;
+  deliveries: number;
+}
+
+/**
+ * Deletes transcription tasks that finished (`done` or `failed`) and webhook
+ * deliveries that were delivered more than `retentionDays` ago, in batches.
+ * Settled job episodes keep their history (status, charge, error); only
+ * their link to the finished task is cleared first. Queued episodes never
+ * point at a finished task, so nothing a job still waits on is touched.
+ * Failed deliveries are kept: their log is what a developer reads to fix
+ * their endpoint.
+ */
+export async function pruneFinished(db: Tx, retentionDays: number): Promise<Pruned> {
+  const pruned: Pruned = { tasks: 0, deliveries: 0 };
+  for (;;) {
+    const old = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM transcription_tasks
+      WHERE status IN ('done', 'failed') AND finished_at < now() - make_interval(days => ${retentionDays})
+      LIMIT ${BATCH}`;
+    if (old.length === 0) break;
+    const ids = old.map((r) => r.id);
+    // Only queued episodes are ever linked to a live task, so this only unlinks settled ones.
+    await db.$executeRaw`UPDATE job_episodes SET task_id = NULL WHERE task_id = ANY(${ids}::uuid[])`;
+    pruned.tasks += await db.$executeRaw`DELETE FROM transcription_tasks WHERE id = ANY(${ids}::uuid[]) AND status IN ('done', 'failed')`;
+    if (old.length < BATCH) break;
+  }
+  for (;;) {
+    const n = await db.$executeRaw`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status = 'delivered' AND finished_at < now() - make_interval(days => ${retentionDays})
+        LIMIT ${BATCH})`;
+    pruned.deliveries += n;
+    if (n < BATCH) break;
+  }
+  return pruned;
+}

@@ -1,0 +1,90 @@
+import { readFileSync, unlinkSync } from 'node:fs';
+import { readFile, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Who holds a PGlite data directory, as written in its lock file. */
+interface LockHolder {
+  pid: number;
+  host: string;
+  command: string;
+  since: string;
+}
+
+/** A second process tried to open a PGlite data directory that a running Podtext holds. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      `The PGlite data directory ${dir} is in use by a running Podtext (pid ${holder.pid} on ${holder.host}, "${holder.command}", since ${holder.since}). ` +
+        'PGlite serves one process only, and a second one would lose what it writes. Stop that server first, then run this command; ' +
+        'or run Podtext on PostgreSQL (DATABASE_URL), where admin commands work alongside running servers.',
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readHolder(file: string): Promise<LockHolder | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as LockHolder;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes the one lock on a PGlite data directory (a file beside it, created
+ * exclusively), so that an admin command cannot open the directory a server
+ * is using. A lock left by a process that no longer runs (killed, crashed) is
+ * taken over.
+ * @throws DataDirInUseError naming the process that holds it.
+ */
+export async function lockDataDir(dir: string): Promise<{ release(): Promise<void> }> {
+  const file = `${dir}.lock`;
+  const me: LockHolder = {
+    pid: process.pid,
+    host: os.hostname(),
+    command: [path.basename(process.argv[1] ?? 'node'), ...process.argv.slice(2)].join(' '),
+    since: new Date().toISOString(),
+  };
+  const content = JSON.stringify(me);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(file, content, { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const holder = await readHolder(file);
+      // Only a holder known to be gone is overruled; one on another host cannot be checked.
+      if (holder && (holder.host !== me.host || holder.pid === process.pid || alive(holder.pid))) throw new DataDirInUseError(dir, holder);
+      await unlink(file).catch(() => undefined);
+    }
+  }
+  // A process that exits without closing (an uncaught error) leaves no lock behind.
+  const onExit = () => {
+    try {
+      if (readFileSync(file, 'utf8') === content) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once('exit', onExit);
+  return {
+    async release() {
+      process.off('exit', onExit);
+      if ((await readFile(file, 'utf8').catch(() => null)) === content) await unlink(file).catch(() => undefined);
+    },
+  };
+}

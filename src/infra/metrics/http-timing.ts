@@ -1,0 +1,34 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { Metrics } from './metrics.js';
+
+/**
+ * The template of the route the request matched: the last matched handler
+ * registered for a method (middleware is registered for every method), even
+ * when middleware answered first (a refusal at the door). `unmatched` when no
+ * route matched.
+ */
+function routeTemplate(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i]!.path;
+  return c.res.status === 404 ? 'unmatched' : c.req.routePath;
+}
+
+/**
+ * Times every request into `podtext_http_request_duration_seconds`, labelled
+ * with the route template Hono matched (`/api/v1/shows/:id`, never the raw
+ * path: ids would make a series per show). Register first, so that it
+ * sees the final status.
+ */
+export function httpTiming(metrics: Metrics): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const status = c.res.status;
+      const route = routeTemplate(c);
+      metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, (performance.now() - started) / 1000);
+    }
+  };
+}

@@ -1,0 +1,363 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetDueCycles } from '../../src/core/accounts/billing-cycle.js';
+import { utcDay } from '../../src/core/clock.js';
+import * as ledger from '../../src/core/ledger.js';
+import { inTransaction } from '../../src/core/transaction.js';
+import { type BillingTestbed, startBillingTestbed } from '../support/billing.js';
+import type { TestAccount } from '../support/podtext.js';
+import type { StripeShape } from '../support/stripe-standin.js';
+
+type Me = { plan: string; credits: number; billing_managed: boolean };
+type ErrorBody = { error: { code: string; message: string } };
+
+let bed: BillingTestbed;
+beforeAll(async () => {
+  bed = await startBillingTestbed();
+});
+afterAll(() => bed.close());
+
+async function me(key: string): Promise<Me & { limit: number }> {
+  const res = await bed.t.api('GET', '/me', { key });
+  expect(res.status).toBe(200);
+  return { ...((await res.json()) as Me), limit: Number(res.headers.get('x-ratelimit-limit')) };
+}
+
+async function spend(account: TestAccount, credits: number, reference: string) {
+  await inTransaction(bed.t.podtext.services.db, (tx) => ledger.charge(tx, account.accountId, credits, reference, 'test spend'));
+  await bed.t.podtext.services.accounts.changed(account.accountId);
+}
+
+async function cycleEntries(accountId: string) {
+  return bed.t.podtext.services.db.ledgerEntry.findMany({ where: { accountId, kind: 'cycle_reset' }, orderBy: { id: 'asc' } });
+}
+
+/** Sets today's request count, as if the key had made that many calls. */
+async function setRequestsToday(accountId: string, count: number) {
+  const day = utcDay(bed.clock.now());
+  await bed.t.podtext.services.db.$executeRaw`
+    INSERT INTO request_counters (account_id, day, count) VALUES (${accountId}::uuid, ${day}::date, ${count})
+    ON CONFLICT (account_id, day) DO UPDATE SET count = EXCLUDED.count`;
+}
+
+describe('checkout', () => {
+  it.each<StripeShape>(['current', 'legacy'])('buying Plus (%s Stripe shapes): the plan, 120 credits and 5000 requests a day at once', async (shape) => {
+    bed.stripe.shape = shape;
+    try {
+      const a = await bed.t.account({ credits: 10 });
+      const before = bed.stripe.requests.length;
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
+      expect(res.status).toBe(200);
+      const { url } = (await res.json()) as { url: string };
+      expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+
+      // The customer first, carrying the account id; then a subscription checkout naming both.
+      const calls = bed.stripe.requests.slice(before).filter((r) => r.method === 'POST');
+      expect(calls.map((c) => c.path)).toEqual(['/v1/customers', '/v1/checkout/sessions']);
+      expect(calls[0]!.body).toMatchObject({ email: a.email, metadata: { account_id: a.accountId } });
+      const customerId = [...bed.stripe.customers.values()].find((c) => c.metadata.account_id === a.accountId)!.id;
+      expect(calls[1]!.body).toMatchObject({
+        mode: 'subscription', customer: customerId, client_reference_id: a.accountId, line_items: { 0: { price: 'price_test_plus', quantity: '1' } },
+        success_url: 'http://podtext.test/billing/success?session_id={CHECKOUT_SESSION_ID}',
+      });
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10, billing_managed: false, limit: 1000 });
+
+      const done = bed.stripe.completeCheckout(url.split('/').pop()!);
+      for (const r of await bed.stripe.sendAll(done.events)) expect(r.status).toBe(200);
+      expect(await me(a.key)).toEqual({ plan: 'plus', credits: 120, billing_managed: true, unlocks: [], email: a.email, limit: 5000 });
+      const cycles = await cycleEntries(a.accountId);
+      expect(cycles.map((c) => [c.reference, c.balanceAfter])).toEqual([[`cycle:${a.accountId}:${done.invoiceId}`, 120]]);
+    } finally {
+      bed.stripe.shape = 'current';
+    }
+  });
+
+  it('an unknown plan is refused with 400, and buying twice is sent to the portal', async () => {
+    const a = await bed.t.account();
+    for (const plan of ['gold', 'free', '']) {
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'invalid_request', message: 'plan: one of plus, pro, business' });
+    }
+    expect((await bed.t.api('POST', '/billing/checkout', { key: a.key, body: {} })).status).toBe(400);
+    await bed.subscribe(a, 'plus');
+    const again = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'pro' } });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as ErrorBody).error.code).toBe('already_subscribed');
+  });
+
+  it('the success page shows the plan before the webhook arrives, and the webhook then grants nothing more', async () => {
+    const a = await bed.t.account({ credits: 10 });
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'pro' } })).json()) as { url: string };
+    const sessionId = url.split('/').pop()!;
+    const early = await bed.t.request(`/billing/success?session_id=${sessionId}`);
+    expect(early.status).toBe(202);
+    const done = bed.stripe.completeCheckout(sessionId);
+    const page = await bed.t.request(`/billing/success?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('you are on Pro');
+    expect(html).toContain('<strong id="credits">500</strong>');
+    expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 500, billing_managed: true, limit: 20000 });
+    await spend(a, 7, `spend:${a.accountId}:1`);
+    for (const r of await bed.stripe.sendAll(done.events)) expect(r.status).toBe(200);
+    expect((await me(a.key)).credits).toBe(493);
+    expect(await cycleEntries(a.accountId)).toHaveLength(1);
+    expect((await bed.t.request('/billing/success?session_id=nope')).status).toBe(400);
+  });
+});
+
+describe('cycles and plan changes', () => {
+  it('a renewal resets the balance to the allowance (no rollover), once per invoice', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    await bed.t.podtext.services.accounts.grantCredits(a.email, 30, 'goodwill');
+    expect((await me(a.key)).credits).toBe(150);
+    bed.clock.set(new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000));
+    try {
+      const renewal = bed.stripe.renew(subscriptionId);
+      for (const r of await bed.stripe.sendAll(renewal.events)) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
+      await spend(a, 20, `spend:${a.accountId}:renewal`);
+      // The same invoice.paid delivered again, and the same invoice under another event id.
+      const again = await bed.stripe.send(renewal.events[0]!);
+      expect(await again.json()).toMatchObject({ outcome: 'duplicate' });
+      const sameInvoice = bed.stripe.event('invoice.payment_succeeded', JSON.parse(renewal.events[0]!.payload).data.object);
+      expect((await bed.stripe.send(sameInvoice)).status).toBe(200);
+      expect((await me(a.key)).credits).toBe(100);
+      const cycles = await cycleEntries(a.accountId);
+      expect(cycles.filter((c) => c.reference === `cycle:${a.accountId}:${renewal.invoiceId}`)).toHaveLength(1);
+      expect(cycles).toHaveLength(2);
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('an upgrade mid-cycle applies now: Pro limits and the allowance topped up; the proration invoice starts no cycle', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    await spend(a, 20, `spend:${a.accountId}:before-upgrade`);
+    bed.clock.advance(10 * 86_400_000);
+    try {
+      for (const r of await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'pro'))) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 100 + 380, limit: 20000 });
+      // Down and up again in the same cycle tops up nothing more.
+      await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'plus'));
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 480, limit: 5000 });
+      await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'pro'));
+      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 480, limit: 20000 });
+      expect(await cycleEntries(a.accountId)).toHaveLength(1);
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('cancel at period end keeps the plan until the subscription is deleted, then Free: 1000 requests and 10 credits from the next cycle', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    await spend(a, 50, `spend:${a.accountId}:cancel`);
+    for (const r of await bed.stripe.sendAll(bed.stripe.cancelAtPeriodEnd(subscriptionId))) expect(r.status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 70, limit: 5000, billing_managed: true });
+    const periodEnd = bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000;
+    bed.clock.set(new Date(periodEnd));
+    try {
+      for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10, limit: 1000, billing_managed: true });
+      const last = (await cycleEntries(a.accountId)).at(-1)!;
+      expect(last.reference).toBe(`cycle:${a.accountId}:${utcDay(new Date(periodEnd))}`);
+      // The portal still opens for a past subscription.
+      expect((await bed.t.api('POST', '/billing/portal', { key: a.key })).status).toBe(200);
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('a late customer.subscription.updated after the deletion does not bring the plan back', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'business');
+    const staleUpdate = bed.stripe.cancelAtPeriodEnd(subscriptionId);
+    const deleted = bed.stripe.end(subscriptionId);
+    expect((await bed.stripe.sendAll(deleted))[0]!.status).toBe(200);
+    const late = await bed.stripe.send(staleUpdate[0]!);
+    expect(late.status).toBe(200);
+    expect(JSON.parse(staleUpdate[0]!.payload).data.object.status).toBe('active');
+    expect(await me(a.key)).toMatchObject({ plan: 'free', limit: 1000 });
+  });
+
+  it('daily limit: 5000 right after buying Plus, 1000 right after the deletion', async () => {
+    const free = await bed.t.account();
+    await setRequestsToday(free.accountId, 1500);
+    expect((await bed.t.api('GET', '/usage', { key: free.key })).status).toBe(429);
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    await setRequestsToday(a.accountId, 1500);
+    const ok = await bed.t.api('GET', '/usage', { key: a.key });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-limit')).toBe('5000');
+    expect(((await ok.json()) as { request_limit: number }).request_limit).toBe(5000);
+    await bed.stripe.sendAll(bed.stripe.end(subscriptionId));
+    const refused = await bed.t.api('GET', '/usage', { key: a.key });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
+  });
+
+  it('past_due keeps the plan and grants nothing; unpaid falls to Free; paying restores the plan with a new cycle', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    await spend(a, 100, `spend:${a.accountId}:dunning`);
+    bed.clock.set(new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000));
+    try {
+      const failed = bed.stripe.renew(subscriptionId, false);
+      for (const r of await bed.stripe.sendAll(failed.events)) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 20, limit: 5000 });
+      await bed.stripe.sendAll(bed.stripe.markUnpaid(subscriptionId));
+      // Unpaid: Free's limits, and Free's 10 credits for the cycle nobody paid for.
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10, limit: 1000, billing_managed: true });
+      const checkout = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
+      expect(((await checkout.json()) as ErrorBody).error.code).toBe('already_subscribed');
+      for (const r of await bed.stripe.sendAll(bed.stripe.payInvoice(failed.invoiceId))) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120, limit: 5000 });
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+});
+
+describe('webhook receiver', () => {
+  it('a bad or missing signature is refused with 400 and changes nothing', async () => {
+    const a = await bed.t.account();
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).json()) as { url: string };
+    const done = bed.stripe.completeCheckout(url.split('/').pop()!);
+    const forged = await bed.stripe.send(done.events[1]!, 'whsec_someone_else');
+    expect(forged.status).toBe(400);
+    expect(((await forged.json()) as ErrorBody).error.code).toBe('invalid_signature');
+    const unsigned = await bed.t.request('/billing/webhook', { method: 'POST', body: done.events[1]!.payload });
+    expect(unsigned.status).toBe(400);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext' });
+    const tampered = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': signature }, body: done.events[1]!.payload.replace('"paid"', '"void"') });
+    expect(tampered.status).toBe(400);
+    expect(await me(a.key)).toMatchObject({ plan: 'free', billing_managed: false });
+    expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: { in: done.events.map((e) => e.id) } } })).toBe(0);
+  });
+
+  it('answers 5xx while Stripe cannot be read back, so Stripe retries; the retry applies', async () => {
+    const a = await bed.t.account();
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).json()) as { url: string };
+    const done = bed.stripe.completeCheckout(url.split('/').pop()!);
+    bed.stripe.down = true;
+    try {
+      const res = await bed.stripe.send(done.events[1]!);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: done.events[1]!.id } })).toBe(0);
+    } finally {
+      bed.stripe.down = false;
+    }
+    expect((await bed.stripe.send(done.events[1]!)).status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
+  });
+
+  it('answers 2xx to event types it does not use', async () => {
+    const res = await bed.stripe.send(bed.stripe.event('customer.updated', { id: 'cus_unknown', object: 'customer' }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ outcome: 'ignored' });
+  });
+});
+
+describe('billing portal', () => {
+  it('200 with a Stripe portal URL once subscribed, also after key rotation; 400 for a key that never subscribed', async () => {
+    const never = await bed.t.account();
+    const res400 = await bed.t.api('POST', '/billing/portal', { key: never.key });
+    expect(res400.status).toBe(400);
+    expect(((await res400.json()) as ErrorBody).error.code).toBe('not_subscribed');
+    // Starting a checkout without paying is not subscribing.
+    await bed.t.api('POST', '/billing/checkout', { key: never.key, body: { plan: 'plus' } });
+    expect((await bed.t.api('POST', '/billing/portal', { key: never.key })).status).toBe(400);
+
+    const a = await bed.t.account();
+    await bed.subscribe(a, 'plus');
+    const portal = await bed.t.api('POST', '/billing/portal', { key: a.key });
+    expect(portal.status).toBe(200);
+    expect(((await portal.json()) as { url: string }).url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/bps_test_/);
+    const customer = bed.stripe.requests.at(-1)!;
+    expect(customer).toMatchObject({ path: '/v1/billing_portal/sessions', body: { return_url: 'http://podtext.test/account' } });
+
+    const { key } = (await (await bed.t.api('POST', '/key/rotate', { key: a.key })).json()) as { key: string };
+    expect(await me(key)).toMatchObject({ plan: 'plus', credits: 120, billing_managed: true, limit: 5000 });
+    expect((await bed.t.api('POST', '/billing/portal', { key })).status).toBe(200);
+    expect(bed.stripe.requests.at(-1)!.body.customer).toBe(customer.body.customer);
+  });
+
+  it('a customer whose events never arrived, or one attached by an operator, is asked of Stripe: 200 and the plan synced if it subscribed, 400 if not', async () => {
+    const lost = await bed.t.account();
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: lost.key, body: { plan: 'plus' } })).json()) as { url: string };
+    bed.stripe.completeCheckout(url.split('/').pop()!); // paid at Stripe; its events are never delivered
+    expect(await me(lost.key)).toMatchObject({ plan: 'free', billing_managed: false });
+    expect((await bed.t.api('POST', '/billing/portal', { key: lost.key })).status).toBe(200);
+    expect(await me(lost.key)).toMatchObject({ plan: 'plus', billing_managed: true, limit: 5000 });
+
+    // An operator made a customer in Stripe by hand and attached it with `set-plan --customer`.
+    const attached = await bed.t.account();
+    const stripeUrl = new URL(bed.stripe.url);
+    const operator = new Stripe('sk_test_operator', { host: stripeUrl.hostname, port: stripeUrl.port, protocol: 'http' });
+    const handMade = await operator.customers.create({ email: attached.email });
+    await bed.t.podtext.services.accounts.setPlan(attached.email, 'free', handMade.id);
+    const res = await bed.t.api('POST', '/billing/portal', { key: attached.key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.code).toBe('not_subscribed');
+  });
+});
+
+describe('the same through GraphQL', () => {
+  it('startCheckout, me, billingPortal and the rate-limit header', async () => {
+    const a = await bed.t.account();
+    const bad = await bed.t.gql('mutation { startCheckout(plan: "gold") { url } }', {}, a.key);
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
+    const portal400 = await bed.t.gql('mutation { billingPortal { url } }', {}, a.key);
+    expect(portal400.body.errors?.[0]?.extensions?.code).toBe('not_subscribed');
+    const started = await bed.t.gql<{ startCheckout: { url: string } }>('mutation { startCheckout(plan: "plus") { url } }', {}, a.key);
+    const url = started.body.data!.startCheckout.url;
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const done = bed.stripe.completeCheckout(url.split('/').pop()!);
+    await bed.stripe.sendAll(done.events);
+    const after = await bed.t.gql<{ me: { plan: string; credits: number; billingManaged: boolean } }>('{ me { plan credits billingManaged } }', {}, a.key);
+    expect(after.body.data!.me).toEqual({ plan: 'plus', credits: 120, billingManaged: true });
+    expect(after.headers.get('x-ratelimit-limit')).toBe('5000');
+    const portal = await bed.t.gql<{ billingPortal: { url: string } }>('mutation { billingPortal { url } }', {}, a.key);
+    expect(portal.body.data!.billingPortal.url).toMatch(/^https:\/\/billing\.stripe\.com\//);
+    await bed.stripe.sendAll(bed.stripe.changePlan(done.subscriptionId, 'business'));
+    const upgraded = await bed.t.gql<{ usage: { plan: string; requestLimit: number } }>('{ usage { plan requestLimit } }', {}, a.key);
+    expect(upgraded.body.data!.usage).toEqual({ plan: 'business', requestLimit: 50000 });
+    expect(upgraded.headers.get('x-ratelimit-limit')).toBe('50000');
+    await bed.stripe.sendAll(bed.stripe.end(done.subscriptionId));
+    const ended = await bed.t.gql<{ me: { plan: string } }>('{ me { plan } }', {}, a.key);
+    expect(ended.body.data!.me.plan).toBe('free');
+    expect(ended.headers.get('x-ratelimit-limit')).toBe('1000');
+  });
+});
+
+describe('Free accounts', () => {
+  it('the monthly 10-credit reset runs once per cycle across a month boundary; paid cycles are left to Stripe', async () => {
+    bed.clock.set('2026-03-31T18:00:00Z');
+    try {
+      const a = await bed.t.account({ credits: 10 });
+      const paid = await bed.t.account();
+      await bed.subscribe(paid, 'plus');
+      await spend(a, 4, `spend:${a.accountId}:free`);
+      const { db, clock, accounts } = bed.t.podtext.services;
+      bed.clock.set('2026-04-30T17:59:59Z');
+      expect(await resetDueCycles(db, clock, accounts.changed)).not.toContain(a.accountId);
+      expect((await me(a.key)).credits).toBe(6);
+      bed.clock.set('2026-04-30T18:00:00Z');
+      expect(await resetDueCycles(db, clock, accounts.changed)).toContain(a.accountId);
+      expect(await resetDueCycles(db, clock, accounts.changed)).not.toContain(a.accountId);
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10 });
+      expect((await cycleEntries(a.accountId)).map((c) => c.reference)).toEqual([`cycle:${a.accountId}:2026-04-30`]);
+      const usage = (await (await bed.t.api('GET', '/usage', { key: a.key })).json()) as { cycle_started_at: string; cycle_ends_at: string };
+      expect(usage).toMatchObject({ cycle_started_at: '2026-04-30T18:00:00.000Z', cycle_ends_at: '2026-05-30T18:00:00.000Z' });
+      // The paid account's balance was not touched by the timer.
+      expect(await cycleEntries(paid.accountId)).toHaveLength(1);
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+});

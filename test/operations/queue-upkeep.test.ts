@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneFinished } from '../../src/core/jobs/queue-upkeep.js';
+import { queueOrJoinTask } from '../../src/core/jobs/task-queue.js';
+import { inTransaction } from '../../src/core/transaction.js';
+import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+let t: TestPodtext;
+beforeAll(async () => {
+  t = await startTestPodtext();
+});
+afterAll(() => t.close());
+
+const newTask = () =>
+  inTransaction(t.podtext.services.db, (tx) =>
+    queueOrJoinTask(tx, { transcriptId: sampleEpisode.transcriptId, lane: 'standard', audioUrl: 'http://audio.test/a.mp3', audioSeconds: 60, maxSeconds: 3600, maxAttempts: 3, leaseSeconds: 60, retryDelaySeconds: 1 }),
+  );
+
+describe('queue upkeep', () => {
+  it('prunes tasks finished before the retention, keeps recent and live ones', async () => {
+    const { db } = t.podtext.services;
+    const old = (await newTask())!;
+    await db.$executeRaw`UPDATE transcription_tasks SET status = 'done', finished_at = now() - interval '31 days' WHERE id = ${old.id}::uuid`;
+    const recent = (await newTask())!;
+    await db.$executeRaw`UPDATE transcription_tasks SET status = 'failed', finished_at = now() - interval '29 days' WHERE id = ${recent.id}::uuid`;
+    const live = (await newTask())!;
+
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0 });
+    const left = (await db.transcriptionTask.findMany({ select: { id: true } })).map((r) => r.id);
+    expect(left).not.toContain(old.id);
+    expect(left).toEqual(expect.arrayContaining([recent.id, live.id]));
+    // Twice is the same as once.
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0 });
+  });
+});
