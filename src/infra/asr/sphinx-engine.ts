@@ -40,15 +40,11 @@ export interface SphinxEngineOptions {
    */
   extraArgs?: readonly string[];
   /**
-   * Chooses a frequency warp per file of 20 s or more from the speaker's
-   * pitch (see `chooseWarp`): higher voices are scaled towards the model's.
-   * Default: true.
+   * Chooses a frequency warp per file from the speaker's pitch (see
+   * `chooseWarp`): higher voices are scaled towards the model's. Default: true.
    */
   speakerWarp?: boolean;
 }
-
-/** Shortest audio a speaker warp is chosen for, in seconds. */
-const MIN_WARP_SECONDS = 20;
 
 /**
  * CMU pocketsphinx: CPU-only and offline, 0.2–0.4 × real time on one core
@@ -107,9 +103,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
 
       // `live` splits at pauses as pocketsphinx_continuous does; `single` would
       // decode the whole file as one utterance, which grows without bound.
-      // Short clips are decoded unwarped: the live cepstral mean starts from the model's unwarped
-      // values and a few seconds are not enough to move it (slt, 10 s: 7.7 % WER plain, 15 % warped).
-      const warp = options.speakerWarp === false || info.durationSeconds < MIN_WARP_SECONDS ? 1 : (await chooseWarp(file)).warp;
+      const warp = options.speakerWarp === false ? 1 : (await chooseWarp(file)).warp;
       const warpArgs = warp === 1 ? [] : ['-warp_type', 'inverse_linear', '-warp_params', String(warp)];
       const args =
         cli === 'pocketsphinx5' ? [...modelArgs, ...warpArgs, 'live', file] : ['-infile', file, '-time', 'yes', ...modelArgs, ...warpArgs];
