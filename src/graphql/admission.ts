@@ -11,11 +11,14 @@ import {
   type ValueNode,
   getOperationAST,
   parse,
+  validate,
+  visit,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Call } from '../core/door/door.js';
 import { type OperationName, isOperationName } from '../core/door/operations.js';
 import { DomainError, errorStatus } from '../core/errors.js';
+import { MAX_ALIASES } from './limits.js';
 
 type Variables = Record<string, unknown> | null | undefined;
 
@@ -90,17 +93,26 @@ const UNKNOWN: Call[] = [{ operation: 'unknownCall' }];
 
 /**
  * The calls a GraphQL request makes through the door: one per executed root
- * field that names an operation. A document that does not parse, names no
- * operation, or selects only `__typename` and introspection is one
- * `unknownCall`, so a keyed request is never free.
+ * field that names an operation. A document that does not parse or validate
+ * (the alias limit included), names no operation, or selects only
+ * `__typename` and introspection is one `unknownCall`, so a keyed request is
+ * never free and a refused one costs 1.
  */
 export function createCallReader(schema: GraphQLSchema) {
+  // A document is read once per distinct text: whether it parses and validates
+  // (spec rules and the alias limit) does not change between requests.
   const documents = new LRUCache<string, DocumentNode | false>({ max: 1000 });
+  function aliases(doc: DocumentNode): number {
+    let n = 0;
+    visit(doc, { Field: (f) => void (f.alias && n++) });
+    return n;
+  }
   function parsed(query: string): DocumentNode | null {
     let doc = documents.get(query);
     if (doc === undefined) {
       try {
         doc = parse(query, { noLocation: true });
+        if (aliases(doc) > MAX_ALIASES || validate(schema, doc).length > 0) doc = false;
       } catch {
         doc = false;
       }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Logger } from '../infra/logger.js';
 import { errorPage } from './pages/error-page.js';
 
-const MACHINE_PATHS = ['/api/', '/graphql', '/hooks/', '/billing/webhook', '/openapi.json', '/llms.txt', '/healthz', '/metrics'];
+const MACHINE_PATHS = ['/api/', '/graphql', '/hooks/', '/billing/webhook', '/openapi.json', '/llms.txt', '/healthz', '/livez', '/readyz', '/metrics'];
 
 /** Whether a path belongs to the website (pages) rather than the API. */
 export function isSitePath(path: string): boolean {

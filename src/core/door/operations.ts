@@ -67,6 +67,9 @@ export const operations = {
   createWebhookInbox: keyed(),
   getWebhookInbox: keyed(),
   searchTranscript: keyed(`${prices.aiSearchQuery} credit, refunded automatically on failure`),
+  /** Health probes at the site root: keyless and never counted, so a probe cannot spend anyone's allowance. */
+  getLivez: { key: 'none', requests: 0, credits: free },
+  getReadyz: { key: 'none', requests: 0, credits: free },
   /**
    * A call that names no operation: an unknown path or method under
    * `/api/v1`, a GraphQL document that does not parse or validate, or one
