@@ -3,7 +3,8 @@
 # Safe to run every time; it does nothing when everything is in place.
 set -e
 cd "$(dirname "$0")/.."
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# A symlinked node_modules is shared with another checkout: installing here would replace it under that one.
+if [ ! -e node_modules ] || { [ ! -L node_modules ] && [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   echo "Installing npm packages…"
   npm ci --no-audit --no-fund --loglevel=error
 fi
