@@ -7,5 +7,14 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /** UTC calendar day `YYYY-MM-DD` of `date`. */
 export function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  // Every metered call asks; formatting a date each time showed in profiles.
+  const day = Math.floor(date.getTime() / 86_400_000);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = date.toISOString().slice(0, 10);
+  }
+  return lastDayText;
 }
+
+let lastDay = Number.NaN;
+let lastDayText = '';

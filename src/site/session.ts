@@ -29,7 +29,7 @@ export async function siteActor(c: Context<RestEnv>): Promise<Actor | null> {
   if (!token) return null;
   try {
     // Through the door, like every other caller; site pages themselves are not metered.
-    return await c.var.services.door.authenticate({ session: token });
+    return await c.get('services').door.authenticate({ session: token });
   } catch (err) {
     if (err instanceof DomainError && err.code === 'unauthorized') return null;
     throw err;
@@ -39,19 +39,19 @@ export async function siteActor(c: Context<RestEnv>): Promise<Actor | null> {
 /** The CSRF token for this browser's forms (empty for a visitor). */
 export function csrfToken(c: Context<RestEnv>): string {
   const token = sessionToken(c);
-  return token ? c.var.services.sessions.csrf(token) : '';
+  return token ? c.get('services').sessions.csrf(token) : '';
 }
 
 /** Opens a session for `key` and hands this browser its cookie. @returns the new session's CSRF token. */
 export async function signIn(c: Context<RestEnv>, key: string): Promise<string> {
-  const s = await c.var.services.sessions.create(key);
+  const s = await c.get('services').sessions.create(key);
   setCookie(c, SESSION_COOKIE, s.token, { httpOnly: true, sameSite: 'Lax', secure: secureCookies, path: '/', expires: s.expiresAt });
   return s.csrf;
 }
 
 export async function signOut(c: Context<RestEnv>): Promise<void> {
   const token = sessionToken(c);
-  if (token) await c.var.services.sessions.revoke(token);
+  if (token) await c.get('services').sessions.revoke(token);
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies });
 }
 
@@ -64,7 +64,7 @@ export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   const token = sessionToken(c);
   const form = await c.req.parseBody();
   const given = typeof form.csrf === 'string' ? form.csrf : null;
-  if (!token || !c.var.services.sessions.checkCsrf(token, given)) {
+  if (!token || !c.get('services').sessions.checkCsrf(token, given)) {
     return c.html(errorPage(403, 'Form refused', 'This form is out of date or did not come from Podtext: reload the page and try again.'), 403);
   }
   await next();

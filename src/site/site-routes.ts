@@ -81,7 +81,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
 
   app.get('/', async (c) => {
     const actor = await siteActor(c);
-    const { discovery } = c.var.services;
+    const { discovery } = c.get('services');
     const q = (c.req.query('q') ?? '').trim();
     let results = null;
     let searchError: string | null = null;
@@ -104,7 +104,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     let message: string;
     try {
-      message = (await c.var.services.registration.start(String(form.email ?? ''))).message;
+      message = (await c.get('services').registration.start(String(form.email ?? ''))).message;
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       message = err.message;
@@ -134,7 +134,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.post('/confirm', async (c) => {
     const form = await c.req.parseBody();
     try {
-      const r = await c.var.services.registration.confirm(String(form.token ?? ''));
+      const r = await c.get('services').registration.confirm(String(form.token ?? ''));
       const csrf = await signIn(c, r.key);
       c.header('cache-control', 'no-store');
       return c.html(keyShownPage(r, { signedIn: true, csrf }));
@@ -146,7 +146,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/shows/:feedId', async (c) => {
     const actor = await siteActor(c);
     try {
-      const list = await c.var.services.discovery.episodes(actor, c.req.param('feedId'), { max: 100 });
+      const list = await c.get('services').discovery.episodes(actor, c.req.param('feedId'), { max: 100 });
       return c.html(showPage(list, chrome(c, actor)));
     } catch (err) {
       return failedPage(c, err);
@@ -155,7 +155,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
 
   app.get('/t/:id', async (c) => {
     const actor = await siteActor(c);
-    const { transcripts, jobs } = c.var.services;
+    const { transcripts, jobs } = c.get('services');
     try {
       const info = await transcripts.pageInfo(c.req.param('id'));
       let doc = null;
@@ -182,7 +182,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
     try {
-      const r = await c.var.services.transcripts.unlock(actor, c.req.param('id'));
+      const r = await c.get('services').transcripts.unlock(actor, c.req.param('id'));
       return c.redirect(`/t/${r.transcriptId}?done=unlocked`, 303);
     } catch (err) {
       return failedPage(c, err);
@@ -193,9 +193,9 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
     try {
-      const info = await c.var.services.transcripts.pageInfo(c.req.param('id'));
+      const info = await c.get('services').transcripts.pageInfo(c.req.param('id'));
       if (!info.audioUrl) throw new DomainError('invalid_request', 'This episode has no audio to transcribe.');
-      const r = await c.var.services.jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
+      const r = await c.get('services').jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
       return c.redirect(r.job ? `/account?job=${r.job.id}` : `/t/${info.transcriptId}`, 303);
     } catch (err) {
       return failedPage(c, err);
@@ -209,7 +209,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   });
 
   async function renderAccount(c: C, actor: Actor, newKey: string | null, csrf?: string) {
-    const { accounts, jobs, webhooks } = c.var.services;
+    const { accounts, jobs, webhooks } = c.get('services');
     const inboxId = c.req.query('inbox');
     const [me, usage, jobPage, secret, inbox] = await Promise.all([
       accounts.me(actor),
@@ -227,10 +227,10 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         jobs: jobPage.jobs,
         webhookSecret: secret.secret,
         webhookHeader: secret.header,
-        inbox: inbox && inboxId ? { id: inboxId, url: `${c.var.services.links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
+        inbox: inbox && inboxId ? { id: inboxId, url: `${c.get('services').links.site}/hooks/inbox/${inboxId}`, deliveries: inbox.deliveries.length } : null,
         newKey,
         flash,
-        billingConfigured: c.var.services.billing.enabled,
+        billingConfigured: c.get('services').billing.enabled,
       },
       csrf ? { signedIn: true, csrf } : chrome(c, actor),
     );
@@ -239,29 +239,29 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.post('/account/key/rotate', requireCsrf, async (c) => {
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
-    const { key } = await c.var.services.keys.rotate(actor);
+    const { key } = await c.get('services').keys.rotate(actor);
     // Every session of the old key ended with it; this browser continues with the new one.
     const csrf = await signIn(c, key);
     c.header('cache-control', 'no-store');
-    return c.html(await renderAccount(c, await c.var.services.keys.authenticate(key), key, csrf));
+    return c.html(await renderAccount(c, await c.get('services').keys.authenticate(key), key, csrf));
   });
   app.post('/account/webhook-secret/rotate', requireCsrf, async (c) => {
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
-    await c.var.services.webhooks.rotateSecret(actor);
+    await c.get('services').webhooks.rotateSecret(actor);
     return c.redirect('/account?done=secret', 303);
   });
   app.post('/account/inbox', requireCsrf, async (c) => {
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
-    const inbox = await c.var.services.webhooks.createInbox(actor);
+    const inbox = await c.get('services').webhooks.createInbox(actor);
     return c.redirect(`/account?inbox=${inbox.id}`, 303);
   });
   app.post('/account/billing', requireCsrf, async (c) => {
     const actor = await siteActor(c);
     if (!actor) return toSignIn(c);
     try {
-      return c.redirect((await c.var.services.billing.portal(actor)).url, 303);
+      return c.redirect((await c.get('services').billing.portal(actor)).url, 303);
     } catch (err) {
       return failedPage(c, err);
     }
@@ -271,7 +271,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     if (!actor) return toSignIn(c);
     const plan = String((await c.req.parseBody()).plan ?? '');
     try {
-      return c.redirect((await c.var.services.billing.checkout(actor, plan)).url, 303);
+      return c.redirect((await c.get('services').billing.checkout(actor, plan)).url, 303);
     } catch (err) {
       return failedPage(c, err);
     }
@@ -281,7 +281,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/account/jobs/events', async (c) => {
     const actor = await siteActor(c);
     if (!actor) return c.text('Signed out', 401);
-    const changes = await c.var.services.jobs.watchAll(actor);
+    const changes = await c.get('services').jobs.watchAll(actor);
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => void changes.return?.());
       for await (const job of changes) {

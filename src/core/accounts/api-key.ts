@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Every Podtext key starts with this. */
 export const KEY_PREFIX = 'ptk_';
@@ -10,7 +10,8 @@ export function generateKey(): string {
 
 /** Keys and tokens are found by this hash; the plain value is never stored. */
 export function lookupHash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot hash: every keyed call computes one.
+  return hash('sha256', secret, 'hex');
 }
 
 /** A cheap shape check before any lookup. */

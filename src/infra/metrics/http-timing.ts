@@ -21,6 +21,14 @@ function routeTemplate(c: Context): string {
  * sees the final status.
  */
 export function httpTiming(metrics: Metrics): MiddlewareHandler {
+  // One child per label set: prom-client would otherwise hash the labels object on every request.
+  const children = new Map<string, { observe(seconds: number): void }>();
+  const child = (method: string, route: string, status: string) => {
+    const key = `${method} ${status} ${route}`;
+    let found = children.get(key);
+    if (!found) children.set(key, (found = metrics.httpDuration.labels({ method, route, status })));
+    return found;
+  };
   return async (c, next) => {
     const started = performance.now();
     try {
@@ -28,7 +36,7 @@ export function httpTiming(metrics: Metrics): MiddlewareHandler {
     } finally {
       const status = c.res.status;
       const route = routeTemplate(c);
-      metrics.httpDuration.observe({ method: c.req.method, route, status: String(status) }, (performance.now() - started) / 1000);
+      child(c.req.method, route, String(status)).observe((performance.now() - started) / 1000);
     }
   };
 }

@@ -7,6 +7,8 @@ import { requestCredentials } from '../request-credentials.js';
 
 interface RouteEntry {
   method: string;
+  /** The first path segment after the prefix, or `*` when it is a parameter. */
+  head: string;
   pattern: RegExp;
   /** The path parameter holding a transcript id, for the public-sample rule. */
   transcriptParam: number | null;
@@ -34,15 +36,24 @@ export function routeMatcher(api: OpenAPIHono<RestEnv>, prefix: string) {
     const names: string[] = [];
     const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'));
     const param = names.indexOf('transcript_id');
-    entries.push({ method: method.toUpperCase(), pattern: new RegExp(`^${prefix}${source}/?$`), transcriptParam: param < 0 ? null : param, operation: operationId });
+    const first = path.split('/')[1] ?? '';
+    entries.push({ method: method.toUpperCase(), head: first.startsWith('{') ? '*' : first, pattern: new RegExp(`^${prefix}${source}/?$`), transcriptParam: param < 0 ? null : param, operation: operationId });
   }
   const paramCount = (e: RouteEntry) => (e.pattern.source.match(/\(\[\^\/\]\+\)/g) ?? []).length;
   entries.sort((a, b) => paramCount(a) - paramCount(b));
+  // Routes grouped by their first segment, so a call tests a handful of patterns, not all of them.
+  const byHead = new Map<string, RouteEntry[]>();
+  const anyHead = entries.filter((e) => e.head === '*');
+  for (const e of entries) if (e.head !== '*') byHead.set(e.head, [...(byHead.get(e.head) ?? []), e]);
+  for (const [head, list] of byHead) byHead.set(head, [...list, ...anyHead].sort((a, b) => paramCount(a) - paramCount(b)));
 
   return (method: string, path: string): RouteMatch => {
     const m = method === 'HEAD' ? 'GET' : method;
     const allow: string[] = [];
-    for (const e of entries) {
+    const rest = path.startsWith(prefix) ? path.slice(prefix.length + 1) : '';
+    const slash = rest.indexOf('/');
+    const candidates = byHead.get(slash < 0 ? rest : rest.slice(0, slash)) ?? anyHead;
+    for (const e of candidates) {
       const hit = e.pattern.exec(path);
       if (!hit) continue;
       if (e.method === m) {
@@ -67,7 +78,7 @@ export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHand
     const operation = found.kind === 'operation' ? found.operation : 'unknownCall';
     c.set('operation', operation);
     const input = found.kind === 'operation' && found.transcriptId !== undefined ? { transcriptId: found.transcriptId } : undefined;
-    const admission = await c.var.services.door.admit({ operation, input }, requestCredentials(c));
+    const admission = await c.get('services').door.admit({ operation, input }, requestCredentials(c));
     c.set('admission', admission);
     if (admission.actor) c.set('actor', admission.actor);
     c.header('X-RateLimit-Limit', admission.headers['x-ratelimit-limit']);

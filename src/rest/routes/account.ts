@@ -40,8 +40,8 @@ const portalRoute = createRoute({
 });
 
 export function registerAccountRoutes(api: OpenAPIHono<RestEnv>): void {
-  api.openapi(meRoute, async (c) => c.json(meShape.toWire(await c.var.services.accounts.me(c.var.actor), c.var.services) as z.infer<typeof MeSchema>, 200));
-  api.openapi(usageRoute, async (c) => c.json(usageShape.toWire(await c.var.services.accounts.usage(c.var.actor), c.var.services) as z.infer<typeof UsageSchema>, 200));
-  api.openapi(rotateRoute, async (c) => c.json(await c.var.services.keys.rotate(c.var.actor), 200));
-  api.openapi(portalRoute, async (c) => c.json(await c.var.services.billing.portal(c.var.actor), 200));
+  api.openapi(meRoute, async (c) => c.json(meShape.toWire(await c.get('services').accounts.me(c.get('actor')), c.get('services')) as z.infer<typeof MeSchema>, 200));
+  api.openapi(usageRoute, async (c) => c.json(usageShape.toWire(await c.get('services').accounts.usage(c.get('actor')), c.get('services')) as z.infer<typeof UsageSchema>, 200));
+  api.openapi(rotateRoute, async (c) => c.json(await c.get('services').keys.rotate(c.get('actor')), 200));
+  api.openapi(portalRoute, async (c) => c.json(await c.get('services').billing.portal(c.get('actor')), 200));
 }

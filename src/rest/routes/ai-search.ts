@@ -81,7 +81,7 @@ export function aiSearchWire(r: AiSearchResult) {
 export function registerAiSearchRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(queryRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await c.var.services.aiSearch.query(c.var.actor, { transcriptId: body.transcript_id, topic: body.topic });
+    const result = await c.get('services').aiSearch.query(c.get('actor'), { transcriptId: body.transcript_id, topic: body.topic });
     return c.json(aiSearchWire(result), 200);
   });
 }

@@ -27,13 +27,13 @@ function page(title: string, body: ReturnType<typeof html>) {
 export function registerBillingReceivers(app: Hono<RestEnv>): void {
   const limit = bodyLimit({ maxSize: BILLING_WEBHOOK_MAX_BYTES, onError: (c) => c.json(errorBody('payload_too_large', 'body: larger than 512 KB'), 413) });
   app.post('/billing/webhook', limit, async (c) => {
-    const outcome = await c.var.services.billing.receiveWebhook(await c.req.text(), c.req.header('stripe-signature'));
+    const outcome = await c.get('services').billing.receiveWebhook(await c.req.text(), c.req.header('stripe-signature'));
     return c.json({ received: true, outcome: outcome.outcome }, 200);
   });
 
   app.get('/billing/success', async (c) => {
     try {
-      const r = await c.var.services.billing.completeCheckout(c.req.query('session_id') ?? '');
+      const r = await c.get('services').billing.completeCheckout(c.req.query('session_id') ?? '');
       if (r.status === 'pending') {
         return c.html(page('Payment pending', html`<h1>Almost there</h1><p>Stripe has not finished your checkout yet. This page shows your plan once it has; reload in a moment.</p>`), 202);
       }

@@ -32,5 +32,5 @@ const checkoutRoute = createRoute({
 });
 
 export function registerBillingRoutes(api: OpenAPIHono<RestEnv>): void {
-  api.openapi(checkoutRoute, async (c) => c.json(await c.var.services.billing.checkout(c.var.actor, c.req.valid('json').plan), 200));
+  api.openapi(checkoutRoute, async (c) => c.json(await c.get('services').billing.checkout(c.get('actor'), c.req.valid('json').plan), 200));
 }

@@ -19,5 +19,5 @@ const chartsRoute = createRoute({
 });
 
 export function registerChartRoutes(api: OpenAPIHono<RestEnv>): void {
-  api.openapi(chartsRoute, async (c) => c.json(chartsWire(await c.var.services.discovery.charts(c.req.valid('query').genre)), 200));
+  api.openapi(chartsRoute, async (c) => c.json(chartsWire(await c.get('services').discovery.charts(c.req.valid('query').genre)), 200));
 }

@@ -22,7 +22,7 @@ const infoRoute = createRoute({
 
 export function registerEpisodeRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(infoRoute, async (c) => {
-    const { services } = c.var;
-    return c.json(episodeInfoWire(await services.discovery.episode(c.var.actor, c.req.valid('param').transcript_id), services.links), 200);
+    const services = c.get('services');
+    return c.json(episodeInfoWire(await services.discovery.episode(c.get('actor'), c.req.valid('param').transcript_id), services.links), 200);
   });
 }

@@ -40,8 +40,8 @@ const getRoute = createRoute({
 export function registerJobRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(listRoute, async (c) => {
     const { page, per } = c.req.valid('query');
-    const r = await c.var.services.jobs.list(c.var.actor, { page, per });
+    const r = await c.get('services').jobs.list(c.get('actor'), { page, per });
     return c.json({ jobs: r.jobs.map(jobWire), page: r.page, per: r.per, total: r.total, has_more: r.hasMore }, 200);
   });
-  api.openapi(getRoute, async (c) => c.json(jobWire(await c.var.services.jobs.get(c.var.actor, c.req.valid('param').id)), 200));
+  api.openapi(getRoute, async (c) => c.json(jobWire(await c.get('services').jobs.get(c.get('actor'), c.req.valid('param').id)), 200));
 }

@@ -36,10 +36,10 @@ const confirmRoute = createRoute({
 export function registerRegistrationRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(startRoute, async (c) => {
     const { email } = c.req.valid('json');
-    return c.json(await c.var.services.registration.start(email), 200);
+    return c.json(await c.get('services').registration.start(email), 200);
   });
   api.openapi(confirmRoute, async (c) => {
     const { token } = c.req.valid('json');
-    return c.json(await c.var.services.registration.confirm(token), 200);
+    return c.json(await c.get('services').registration.confirm(token), 200);
   });
 }

@@ -31,7 +31,7 @@ const requestRoute = createRoute({
 export function registerRequestRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(requestRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await c.var.services.jobs.request(c.var.actor, {
+    const result = await c.get('services').jobs.request(c.get('actor'), {
       episodes: body.episodes,
       email: body.email,
       webhookUrl: body.webhook_url,

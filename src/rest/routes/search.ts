@@ -33,8 +33,8 @@ const searchRoute = createRoute({
 
 export function registerSearchRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(searchRoute, async (c) => {
-    const { services } = c.var;
-    const result = await services.discovery.search(c.var.actor, c.req.valid('query').q);
+    const services = c.get('services');
+    const result = await services.discovery.search(c.get('actor'), c.req.valid('query').q);
     return c.json({ query: result.query, shows: result.shows.map((s) => showSummaryWire(s, services.links)) }, 200);
   });
 }

@@ -72,18 +72,18 @@ const episodesRoute = createRoute({
 export function registerShowRoutes(api: OpenAPIHono<RestEnv>): void {
   // Before /shows/{feed_id}, which would otherwise take "lookup" for an id.
   api.openapi(lookupRoute, async (c) => {
-    const { services } = c.var;
+    const services = c.get('services');
     const q = c.req.valid('query');
-    const show = await services.discovery.lookup(c.var.actor, { appleId: q.apple_id, feedUrl: q.feed_url, url: q.url });
+    const show = await services.discovery.lookup(c.get('actor'), { appleId: q.apple_id, feedUrl: q.feed_url, url: q.url });
     return c.json(showSummaryWire(show, services.links), 200);
   });
   api.openapi(showRoute, async (c) => {
-    const { services } = c.var;
+    const services = c.get('services');
     return c.json(showWire(await services.discovery.show(c.req.valid('param').feed_id), services.links), 200);
   });
   api.openapi(episodesRoute, async (c) => {
-    const { services } = c.var;
-    const list = await services.discovery.episodes(c.var.actor, c.req.valid('param').feed_id, { max: c.req.valid('query').max });
+    const services = c.get('services');
+    const list = await services.discovery.episodes(c.get('actor'), c.req.valid('param').feed_id, { max: c.req.valid('query').max });
     return c.json(episodeListWire(list, services.links), 200);
   });
 }

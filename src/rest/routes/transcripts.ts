@@ -63,12 +63,12 @@ export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
     const { transcript_id } = c.req.valid('param');
     const q = c.req.valid('query');
     const format = q.format as TranscriptFormat;
-    const out = await c.var.services.transcripts.read(c.var.admission.actor, transcript_id, format, { timestamps: q.timestamps === '1', words: q.words === '1' });
+    const out = await c.get('services').transcripts.read(c.get('admission').actor, transcript_id, format, { timestamps: q.timestamps === '1', words: q.words === '1' });
     return c.body(out.body, 200, { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${format}"` }) as never;
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');
-    const r = await c.var.services.transcripts.unlock(c.var.actor, transcript);
+    const r = await c.get('services').transcripts.unlock(c.get('actor'), transcript);
     return c.json({ unlocked: r.transcriptId, credits: r.charged, credits_remaining: r.balance, formats: FORMATS }, 200);
   });
 }

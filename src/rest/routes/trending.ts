@@ -29,7 +29,7 @@ const trendingRoute = createRoute({
 
 export function registerTrendingRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(trendingRoute, async (c) => {
-    const { services } = c.var;
+    const services = c.get('services');
     const r = await services.discovery.trending(c.req.valid('query'));
     return c.json({ categories: r.categories, shows: r.shows.map((s) => showSummaryWire(s, services.links)) }, 200);
   });

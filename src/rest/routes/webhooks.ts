@@ -140,14 +140,14 @@ function inboxDeliveryWire(d: InboxDelivery) {
 
 export function registerWebhookRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openAPIRegistry.registerWebhook(jobDoneWebhook);
-  api.openapi(getSecretRoute, async (c) => c.json(await c.var.services.webhooks.getSecret(c.var.actor), 200));
-  api.openapi(rotateSecretRoute, async (c) => c.json(await c.var.services.webhooks.rotateSecret(c.var.actor), 200));
+  api.openapi(getSecretRoute, async (c) => c.json(await c.get('services').webhooks.getSecret(c.get('actor')), 200));
+  api.openapi(rotateSecretRoute, async (c) => c.json(await c.get('services').webhooks.rotateSecret(c.get('actor')), 200));
   api.openapi(createInboxRoute, async (c) => {
-    const inbox = await c.var.services.webhooks.createInbox(c.var.actor);
+    const inbox = await c.get('services').webhooks.createInbox(c.get('actor'));
     return c.json({ id: inbox.id, url: inbox.url, deliveries_url: inbox.deliveriesUrl, expires_at: inbox.expiresAt.toISOString() }, 200);
   });
   api.openapi(readInboxRoute, async (c) => {
-    const inbox = await c.var.services.webhooks.readInbox(c.var.actor, c.req.valid('param').id);
+    const inbox = await c.get('services').webhooks.readInbox(c.get('actor'), c.req.valid('param').id);
     return c.json({ expires_at: inbox.expiresAt.toISOString(), deliveries: inbox.deliveries.map(inboxDeliveryWire) }, 200);
   });
 }
@@ -164,7 +164,7 @@ export function registerInboxReceiver(app: Hono<RestEnv>): void {
     c.req.raw.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    await c.var.services.webhooks.receiveInbox(c.req.param('id'), { headers, body: new Uint8Array(await c.req.arrayBuffer()) });
+    await c.get('services').webhooks.receiveInbox(c.req.param('id'), { headers, body: new Uint8Array(await c.req.arrayBuffer()) });
     return c.json({ ok: true }, 200);
   });
 }
