@@ -122,6 +122,43 @@ describe('the website in Chromium', () => {
     expect((await t.request(new URL(show.url).pathname)).status).toBe(200);
   });
 
+  it('a browser unlock counts one request against the daily allowance the API shares; a spent allowance refuses it and spends nothing', async () => {
+    const a = await t.account({ credits: 5 });
+    const first = await addEpisode(t, { doc: sampleDoc() });
+    const second = await addEpisode(t, { doc: sampleDoc() });
+    const { page } = await signedIn(a.key);
+    const requestsToday = async () => ((await (await t.api('GET', '/usage', { key: a.key })).json()) as { requests_today: number }).requests_today;
+    const before = await requestsToday();
+    // Two reads in a row differ by the read itself.
+    expect(await requestsToday()).toBe(before + 1);
+    await page.goto(`/t/${first.transcriptId}`);
+    await page.click('[data-action="unlock"]');
+    await page.waitForSelector('#transcript .w');
+    // The read and the unlock; the pages viewed on the way count nothing.
+    expect(await requestsToday()).toBe(before + 3);
+
+    const usage = await t.api('GET', '/usage', { key: a.key });
+    let left = Number(usage.headers.get('x-ratelimit-remaining'));
+    expect(left).toBeGreaterThan(0);
+    // Spend the rest of the day's allowance through the API (an unknown path still counts).
+    while (left > 0) {
+      const batch = Math.min(left, 50);
+      await Promise.all(Array.from({ length: batch }, () => t.api('GET', '/nothing-here', { key: a.key })));
+      left -= batch;
+    }
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(429);
+    const { db } = t.podtext.services;
+    const creditsBefore = (await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits;
+    await page.goto(`/t/${second.transcriptId}`);
+    await page.click('[data-action="unlock"]');
+    await page.waitForSelector('h1:text-is("Daily request allowance spent")');
+    expect(await page.title()).toBe('Daily request allowance spent · Podtext');
+    expect(await page.locator('.error-box').textContent()).toContain('no credits were spent');
+    expect((await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(creditsBefore);
+    expect(await db.unlock.count({ where: { accountId: a.accountId, transcriptId: second.transcriptId } })).toBe(0);
+    await expectAccessible(page);
+  });
+
   it('a click (or Enter) on a word seeks the audio there; #t= seeks on load and marks the word being spoken', async () => {
     const a = await t.account({ credits: 5 });
     const ep = await addEpisode(t, { doc: sampleDoc() });
