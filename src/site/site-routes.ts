@@ -7,6 +7,7 @@ import type { RestEnv } from '../rest/env.js';
 import { accountJs } from './assets/account-js.js';
 import { episodeJs } from './assets/episode-js.js';
 import { siteCss } from './assets/site-css.js';
+import { registerArtworkRoute } from './artwork-route.js';
 import { registerDocsPages } from './docs-pages.js';
 import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
@@ -78,6 +79,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   registerDocsPages(app);
+  registerArtworkRoute(app);
 
   app.get('/', async (c) => {
     const actor = await siteActor(c);
