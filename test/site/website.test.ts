@@ -166,6 +166,13 @@ describe('the website in Chromium', () => {
     expect((await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(creditsBefore);
     expect(await db.unlock.count({ where: { accountId: a.accountId, transcriptId: second.transcriptId } })).toBe(0);
     await expectAccessible(page);
+    // Pages still open (they count nothing); the account page's actions are refused the same way.
+    await page.goto('/account');
+    const secret = await page.locator('#webhook-secret').textContent();
+    await page.click('button:text("Rotate the secret")');
+    await page.waitForSelector('h1:text-is("Daily request allowance spent")');
+    await page.goto('/account');
+    expect(await page.locator('#webhook-secret').textContent()).toBe(secret);
   });
 
   it('a click (or Enter) on a word seeks the audio there; #t= seeks on load and marks the word being spoken', async () => {
