@@ -8,6 +8,7 @@ import { createAccountService } from './accounts/account-service.js';
 import { type AiEndpointConfig, setUpAiSearch } from './aisearch/ai-search-setup.js';
 import { type BillingProvider, noBillingProvider } from './accounts/billing.js';
 import { createBillingService } from './accounts/billing-service.js';
+import { type ArtworkOptions, createShowArtwork } from './catalog/artwork/show-artwork.js';
 import { createCatalogIngest } from './catalog/ingest/catalog-ingest.js';
 import { createDiscovery } from './catalog/discovery/discovery-service.js';
 import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
@@ -53,6 +54,8 @@ export interface CoreDeps {
   jobOptions?: Partial<JobOptions>;
   /** Queues the `job.done` webhook inside the transaction that sets a job done. Default: none. */
   onJobDone?: OnJobDone;
+  /** Show artwork fetching and caching (size cap, memory, freshness). Default: see ArtworkOptions. */
+  artwork?: ArtworkOptions;
 }
 
 /** Builds every core service once; adapters and workers receive the result. */
@@ -112,7 +115,8 @@ export function createServices(deps: CoreDeps) {
   });
   const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, webhooks, aiSearch, jobs };
+  const artwork = createShowArtwork({ db: deps.db, outbound, clock, log: deps.log, options: deps.artwork });
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, artwork, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Actor } from '../core/accounts/actor.js';
+import type { OperationName } from '../core/door/operations.js';
 import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
 import { errorPage } from './pages/error-page.js';
@@ -69,3 +70,34 @@ export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   }
   await next();
 };
+
+/** Where a refused or signed-out action sends the browser: the page the form was on, never another site. */
+function signInFor(c: Context<RestEnv>) {
+  const page = c.req.path.replace(/\/(unlock|transcribe)$/, '');
+  return c.redirect(`/signin?next=${encodeURIComponent(page.startsWith('/account/') ? '/account' : page)}`, 303);
+}
+
+/**
+ * A website action is admitted through the door as the operation it
+ * performs, with the session as its credential: it counts one request
+ * against the same daily allowance as the API call, and a spent allowance
+ * refuses it before anything changes (no credit is spent). Runs after
+ * `requireCsrf`, so a forged form is not counted. Sets `actor`.
+ */
+export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv> {
+  return async (c, next) => {
+    const token = sessionToken(c);
+    if (!token) return signInFor(c);
+    const admission = await c.get('services').door.admit({ operation }, { session: token });
+    c.header('X-RateLimit-Limit', admission.headers['x-ratelimit-limit']);
+    c.header('X-RateLimit-Remaining', admission.headers['x-ratelimit-remaining']);
+    const err = admission.error;
+    if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
+    if (err?.code === 'rate_limited') {
+      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`), 429);
+    }
+    if (err) return c.html(errorPage(400, 'That did not work', err.message), 400);
+    c.set('actor', admission.actor!);
+    await next();
+  };
+}

@@ -7,6 +7,7 @@ import type { RestEnv } from '../rest/env.js';
 import { accountJs } from './assets/account-js.js';
 import { episodeJs } from './assets/episode-js.js';
 import { siteCss } from './assets/site-css.js';
+import { registerArtworkRoute } from './artwork-route.js';
 import { registerDocsPages } from './docs-pages.js';
 import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
@@ -17,7 +18,7 @@ import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
-import { csrfToken, requireCsrf, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { admitAction, csrfToken, requireCsrf, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
 
 type C = Context<RestEnv>;
 
@@ -78,6 +79,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   registerDocsPages(app);
+  registerArtworkRoute(app);
 
   app.get('/', async (c) => {
     const actor = await siteActor(c);
@@ -178,9 +180,8 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     }
   });
 
-  app.post('/t/:id/unlock', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/t/:id/unlock', requireCsrf, admitAction('unlockTranscript'), async (c) => {
+    const actor = c.get('actor');
     try {
       const r = await c.get('services').transcripts.unlock(actor, c.req.param('id'));
       return c.redirect(`/t/${r.transcriptId}?done=unlocked`, 303);
@@ -189,9 +190,8 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     }
   });
 
-  app.post('/t/:id/transcribe', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/t/:id/transcribe', requireCsrf, admitAction('requestTranscription'), async (c) => {
+    const actor = c.get('actor');
     try {
       const info = await c.get('services').transcripts.pageInfo(c.req.param('id'));
       if (!info.audioUrl) throw new DomainError('invalid_request', 'This episode has no audio to transcribe.');
@@ -236,39 +236,34 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     );
   }
 
-  app.post('/account/key/rotate', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/account/key/rotate', requireCsrf, admitAction('rotateKey'), async (c) => {
+    const actor = c.get('actor');
     const { key } = await c.get('services').keys.rotate(actor);
     // Every session of the old key ended with it; this browser continues with the new one.
     const csrf = await signIn(c, key);
     c.header('cache-control', 'no-store');
     return c.html(await renderAccount(c, await c.get('services').keys.authenticate(key), key, csrf));
   });
-  app.post('/account/webhook-secret/rotate', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/account/webhook-secret/rotate', requireCsrf, admitAction('rotateWebhookSecret'), async (c) => {
+    const actor = c.get('actor');
     await c.get('services').webhooks.rotateSecret(actor);
     return c.redirect('/account?done=secret', 303);
   });
-  app.post('/account/inbox', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/account/inbox', requireCsrf, admitAction('createWebhookInbox'), async (c) => {
+    const actor = c.get('actor');
     const inbox = await c.get('services').webhooks.createInbox(actor);
     return c.redirect(`/account?inbox=${inbox.id}`, 303);
   });
-  app.post('/account/billing', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/account/billing', requireCsrf, admitAction('openBillingPortal'), async (c) => {
+    const actor = c.get('actor');
     try {
       return c.redirect((await c.get('services').billing.portal(actor)).url, 303);
     } catch (err) {
       return failedPage(c, err);
     }
   });
-  app.post('/account/checkout', requireCsrf, async (c) => {
-    const actor = await siteActor(c);
-    if (!actor) return toSignIn(c);
+  app.post('/account/checkout', requireCsrf, admitAction('startCheckout'), async (c) => {
+    const actor = c.get('actor');
     const plan = String((await c.req.parseBody()).plan ?? '');
     try {
       return c.redirect((await c.get('services').billing.checkout(actor, plan)).url, 303);

@@ -1,7 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
+import { wordErrorRate } from '../../src/infra/asr/word-error-rate.js';
+import { SHORT_PASSAGE } from '../audio/passages.js';
+import { type AudioServer as PublisherHost, startAudioServer as startPublisherHost } from '../jobs/support/audio-server.js';
+import { spokenMp3 } from '../jobs/support/spoken.js';
 import { type AudioServer, startAudioServer } from '../support/audio-server.js';
 import { seriousAxeViolations } from '../support/axe.js';
 import { launchBrowser } from '../support/browser.js';
@@ -15,19 +18,24 @@ describe('the website in Chromium', () => {
   let t: TestPodtext;
   let smtp: Inbox;
   let audio: AudioServer;
+  /** A podcast host serving real speech, allowed through the private-address guard. */
+  let publisher: PublisherHost;
+  let speech: Buffer;
   let browser: Browser;
   let site: string;
   const requested: string[] = [];
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [smtp, audio, browser] = await Promise.all([
+    [smtp, audio, browser, publisher, speech] = await Promise.all([
       startSmtpInbox(),
       startAudioServer('Welcome to the show. Glad to be here. This is a longer sentence so the audio runs for several seconds.'),
       launchBrowser(),
+      startPublisherHost(),
+      spokenMp3(SHORT_PASSAGE),
     ]);
-    // No transcription workers: the job test plays the worker's part itself.
-    t = await startTestPodtext({ env: { SMTP_URL: smtp.url, WORKERS: '0' } });
+    // Podtext's own transcription worker, as in production.
+    t = await startTestPodtext({ env: { SMTP_URL: smtp.url, WORKERS: '1', OUTBOUND_ALLOW: publisher.endpoint } });
     site = await t.podtext.listen();
     t.podtext.startWorkers();
   });
@@ -36,6 +44,7 @@ describe('the website in Chromium', () => {
     await browser?.close();
     await t?.close();
     await audio?.close();
+    await publisher?.close();
     await smtp?.close();
   });
 
@@ -122,6 +131,50 @@ describe('the website in Chromium', () => {
     expect((await t.request(new URL(show.url).pathname)).status).toBe(200);
   });
 
+  it('a browser unlock counts one request against the daily allowance the API shares; a spent allowance refuses it and spends nothing', async () => {
+    const a = await t.account({ credits: 5 });
+    const first = await addEpisode(t, { doc: sampleDoc() });
+    const second = await addEpisode(t, { doc: sampleDoc() });
+    const { page } = await signedIn(a.key);
+    const requestsToday = async () => ((await (await t.api('GET', '/usage', { key: a.key })).json()) as { requests_today: number }).requests_today;
+    const before = await requestsToday();
+    // Two reads in a row differ by the read itself.
+    expect(await requestsToday()).toBe(before + 1);
+    await page.goto(`/t/${first.transcriptId}`);
+    await page.click('[data-action="unlock"]');
+    await page.waitForSelector('#transcript .w');
+    // The read and the unlock; the pages viewed on the way count nothing.
+    expect(await requestsToday()).toBe(before + 3);
+
+    const usage = await t.api('GET', '/usage', { key: a.key });
+    let left = Number(usage.headers.get('x-ratelimit-remaining'));
+    expect(left).toBeGreaterThan(0);
+    // Spend the rest of the day's allowance through the API (an unknown path still counts).
+    while (left > 0) {
+      const batch = Math.min(left, 50);
+      await Promise.all(Array.from({ length: batch }, () => t.api('GET', '/nothing-here', { key: a.key })));
+      left -= batch;
+    }
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(429);
+    const { db } = t.podtext.services;
+    const creditsBefore = (await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits;
+    await page.goto(`/t/${second.transcriptId}`);
+    await page.click('[data-action="unlock"]');
+    await page.waitForSelector('h1:text-is("Daily request allowance spent")');
+    expect(await page.title()).toBe('Daily request allowance spent · Podtext');
+    expect(await page.locator('.error-box').textContent()).toContain('no credits were spent');
+    expect((await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(creditsBefore);
+    expect(await db.unlock.count({ where: { accountId: a.accountId, transcriptId: second.transcriptId } })).toBe(0);
+    await expectAccessible(page);
+    // Pages still open (they count nothing); the account page's actions are refused the same way.
+    await page.goto('/account');
+    const secret = await page.locator('#webhook-secret').textContent();
+    await page.click('button:text("Rotate the secret")');
+    await page.waitForSelector('h1:text-is("Daily request allowance spent")');
+    await page.goto('/account');
+    expect(await page.locator('#webhook-secret').textContent()).toBe(secret);
+  });
+
   it('a click (or Enter) on a word seeks the audio there; #t= seeks on load and marks the word being spoken', async () => {
     const a = await t.account({ credits: 5 });
     const ep = await addEpisode(t, { doc: sampleDoc() });
@@ -156,28 +209,44 @@ describe('the website in Chromium', () => {
     await expect.poll(() => linked.textContent('#find-status')).toContain('1 match');
   });
 
-  it('a requested transcription shows its quote, and its job row turns done on the account page without a reload', async () => {
+  it('a transcription requested in the browser is done by a worker from spoken audio, and its job row turns done on the account page without a reload', async () => {
     const a = await t.account({ credits: 5 });
-    const ep = await addEpisode(t, { durationSeconds: 1800 });
+    const ep = await addEpisode(t, { durationSeconds: 10, title: 'The weather report' });
+    // The publisher's host holds the audio back until the account page is listening, so the change is seen live.
+    let releaseAudio!: () => void;
+    const audioReleased = new Promise<void>((resolve) => (releaseAudio = resolve));
+    const fetchedBy: string[] = [];
+    publisher.handle('/weather.mp3', (req, res) => {
+      fetchedBy.push(req.headers['user-agent'] ?? '');
+      void audioReleased.then(() => res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': String(speech.length) }).end(speech));
+    });
+    await t.podtext.services.db.episode.update({ where: { transcriptId: ep.transcriptId }, data: { audioUrl: publisher.url('/weather.mp3') } });
     const { page } = await signedIn(a.key);
-    await page.goto(`/t/${ep.transcriptId}`);
+    await page.goto(`/shows/${ep.feedId}`);
+    await page.click('a[aria-label="Transcribe The weather report"]');
+    await page.waitForURL(`**/t/${ep.transcriptId}#transcribe`);
     expect(await page.locator('[data-quote]').getAttribute('data-quote')).toBe('1');
     await expectAccessible(page);
+    const listening = page.waitForResponse((r) => r.url().endsWith('/account/jobs/events'));
     await page.click('#transcribe button');
     await page.waitForURL('**/account?job=*');
     const row = page.locator('#jobs tbody tr').first();
-    expect(await row.locator('.status').textContent()).toBe('queued');
-    await page.waitForFunction(() => document.getElementById('jobs-live') !== null);
-    // A transcription worker takes the task and stores the words, as the real worker does.
-    const { tasks } = t.podtext.services.jobs;
-    const task = (await tasks.claim('browser-test-worker'))!;
-    expect(task.transcriptId).toBe(ep.transcriptId);
-    const words = 'Hello from the worker'.split(' ').map((w, i) => ({ w, s: i, e: i + 0.5 }));
-    await tasks.complete(task, { doc: asrDoc(words, 'en'), engine: 'sphinx', model: 'en-us', language: 'en', durationSeconds: 1800, engineLane: 'standard', slotSeconds: 4 }, 'sphinx');
-    await expect.poll(() => row.locator('.status').textContent(), { timeout: 10_000 }).toBe('done');
-    expect(await row.locator(`a[href="/t/${ep.transcriptId}"]`).count()).toBe(1);
+    expect(['queued', 'processing']).toContain(await row.locator('.status').textContent());
+    expect((await listening).status()).toBe(200);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    releaseAudio();
+    // Podtext's own worker downloads the speech, recognises it and stores the words.
+    await expect.poll(() => row.locator('.status').textContent(), { timeout: 150_000, interval: 250 }).toBe('done');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.locator('#jobs-live').textContent()).toContain('is done');
+    // The page's player asked for the audio too; the worker's download is Podtext's own.
+    expect(fetchedBy.filter((ua) => ua.startsWith('Podtext/'))).toHaveLength(1);
     await expectAccessible(page);
-  });
+    await row.locator(`a[href="/t/${ep.transcriptId}"]`).click();
+    await page.waitForSelector('#transcript .w');
+    const heard = (await page.locator('#transcript .w').allTextContents()).join(' ');
+    expect(wordErrorRate(SHORT_PASSAGE, heard)).toBeLessThanOrEqual(0.25);
+  }, 200_000);
 
   it('rotating the key signs out every session of the old key; this browser continues with the new one', async () => {
     const a = await t.account({ credits: 2 });
@@ -246,8 +315,8 @@ describe('the website in Chromium', () => {
   });
 
   it('no page asked for anything outside its own origin, except the episode audio', () => {
-    // Episodes' own audio: the local speech file, and the made-up host the other test episodes name.
-    const ownAudio = (u: string) => u === audio.url || u.startsWith('https://media.example/');
+    // Episodes' own audio: the local speech files, and the made-up host the other test episodes name.
+    const ownAudio = (u: string) => u === audio.url || u === publisher.url('/weather.mp3') || u.startsWith('https://media.example/');
     const outside = requested.filter((u) => !u.startsWith(site) && !ownAudio(u) && !u.startsWith('data:') && !u.startsWith('blob:'));
     expect(requested.length).toBeGreaterThan(20);
     expect(outside).toEqual([]);

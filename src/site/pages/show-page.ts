@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { EpisodeList } from '../../core/catalog/discovery/episode-list.js';
 import { layout, type PageChrome } from '../layout.js';
-import { artTile } from './show-card.js';
+import { showArt } from './show-card.js';
 import { clock, day } from './format.js';
 
 const STATUS_TEXT: Record<string, string> = { ready: 'Transcript ready', processing: 'Transcribing', none: 'No transcript yet' };
@@ -11,7 +11,7 @@ export function showPage(list: EpisodeList, chrome: PageChrome) {
   const s = list.show;
   return layout(
     `${s.title} · Podtext`,
-    html`<div class="row" style="align-items:flex-start;gap:1.4rem">${artTile(s.title, true)}
+    html`<div class="row" style="align-items:flex-start;gap:1.4rem">${showArt(s, true)}
 <div style="flex:1;min-width:16rem"><h1>${s.title}</h1>
 <dl class="facts">
 ${s.author ? html`<dt>By</dt><dd>${s.author}</dd>` : ''}
