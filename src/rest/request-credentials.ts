@@ -3,18 +3,25 @@ import type { IncomingMessage } from 'node:http';
 import type { Credentials } from '../core/door/credentials.js';
 
 /**
- * The key headers of a request, each as the list of lines received. Read from
- * Node's own parsed headers when served by @hono/node-server (`headersDistinct`
- * keeps a repeated `Authorization`, which Node's plain `headers` drops), so a
- * warm call never builds a Fetch `Headers` object.
+ * The key headers of a request, each as the list of lines received (a
+ * repeated `Authorization` is kept, to be refused). Read from Node's raw
+ * header lines when served by @hono/node-server, so a warm call never builds
+ * a Fetch `Headers` object.
  */
 export function requestCredentials(c: Context): Credentials {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming) {
-    const raw = incoming.headers;
-    if (raw.authorization === undefined && raw['x-api-key'] === undefined) return {};
-    const distinct = incoming.headersDistinct;
-    return { authorization: distinct.authorization, apiKey: distinct['x-api-key'] };
+    // Node's raw header lines, scanned once: its `headers`/`headersDistinct`
+    // objects would be built for every header just to read these two.
+    const raw = incoming.rawHeaders;
+    let authorization: string[] | undefined;
+    let apiKey: string[] | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.length === 13 && name.toLowerCase() === 'authorization') (authorization ??= []).push(raw[i + 1]!);
+      else if (name.length === 9 && name.toLowerCase() === 'x-api-key') (apiKey ??= []).push(raw[i + 1]!);
+    }
+    return authorization || apiKey ? { authorization, apiKey } : {};
   }
   const authorization = c.req.header('authorization');
   const apiKey = c.req.header('x-api-key');

@@ -4,6 +4,7 @@ import type { Actor } from '../core/accounts/actor.js';
 import type { OperationName } from '../core/door/operations.js';
 import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
+import { stampRateLimit } from '../rest/stamp-rate-limit.js';
 import { errorPage } from './pages/error-page.js';
 
 /** The website's sign-in cookie. */
@@ -89,8 +90,7 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     const token = sessionToken(c);
     if (!token) return signInFor(c);
     const admission = await c.get('services').door.admit({ operation }, { session: token });
-    c.header('X-RateLimit-Limit', admission.headers['x-ratelimit-limit']);
-    c.header('X-RateLimit-Remaining', admission.headers['x-ratelimit-remaining']);
+    stampRateLimit(c, admission.headers);
     const err = admission.error;
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
     if (err?.code === 'rate_limited') {

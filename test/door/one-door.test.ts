@@ -173,6 +173,35 @@ describe('every keyed answer is counted and stamped', () => {
   });
 });
 
+describe('over a real HTTP server', () => {
+  it('every kind of answer carries the rate-limit headers of the same count', async () => {
+    const a = await t.account();
+    const auth = { authorization: `Bearer ${a.key}` };
+    const sample = sampleEpisode.transcriptId;
+    const calls: [string, RequestInit, number][] = [
+      ['/api/v1/me', { headers: auth }, 200],
+      [`/api/v1/transcripts/${sample}?format=srt`, { headers: auth }, 200],
+      ['/api/v1/shows/not-a-number', { headers: auth }, 400],
+      ['/api/v1/unlock', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"transcript":' }, 400],
+      ['/api/v1/no-such-route', { headers: auth }, 404],
+      ['/api/v1/me', { method: 'DELETE', headers: auth }, 405],
+      ['/api/v1/me', { method: 'HEAD', headers: auth }, 200],
+    ];
+    let last = remaining(await fetch(`${base}/api/v1/me`, { headers: auth }));
+    for (const [path, init, status] of calls) {
+      const r = await fetch(`${base}${path}`, init);
+      await r.arrayBuffer();
+      expect(r.status, path).toBe(status);
+      expect(r.headers.get('x-ratelimit-limit'), path).toBe('1000');
+      expect(remaining(r), `${init.method ?? 'GET'} ${path}`).toBe(last - 1);
+      last = remaining(r);
+    }
+    const wrong = await fetch(`${base}/api/v1/me`, { headers: { authorization: 'Bearer ptk_0000000000000000000000000000000000000000' } });
+    expect(wrong.status).toBe(401);
+    expect([wrong.headers.get('x-ratelimit-limit'), wrong.headers.get('x-ratelimit-remaining')]).toEqual(['1000', '1000']);
+  });
+});
+
 describe('connections', () => {
   it('after a 413 the next request on the same pooled connection succeeds', async () => {
     const big = JSON.stringify({ email: 'x'.repeat(1_100_000) });

@@ -4,6 +4,7 @@ import { DomainError } from '../../core/errors.js';
 import { type OperationName, isOperationName } from '../../core/door/operations.js';
 import type { RestEnv } from '../env.js';
 import { requestCredentials } from '../request-credentials.js';
+import { nodeResponse, stampRateLimit } from '../stamp-rate-limit.js';
 
 interface RouteEntry {
   method: string;
@@ -81,8 +82,7 @@ export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHand
     const admission = await c.get('services').door.admit({ operation, input }, requestCredentials(c));
     c.set('admission', admission);
     if (admission.actor) c.set('actor', admission.actor);
-    c.header('X-RateLimit-Limit', admission.headers['x-ratelimit-limit']);
-    c.header('X-RateLimit-Remaining', admission.headers['x-ratelimit-remaining']);
+    stampRateLimit(c, admission.headers);
     if (admission.error) throw admission.error;
     if (found.kind === 'method_not_allowed') {
       c.header('Allow', found.allow.join(', '));
@@ -90,5 +90,7 @@ export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHand
     }
     if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
     await next();
+    // Without Node (`app.request`), an answer returned as a ready Response skipped the context's headers.
+    if (!nodeResponse(c)) stampRateLimit(c, admission.headers);
   };
 }

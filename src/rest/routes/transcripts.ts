@@ -64,7 +64,8 @@ export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
     const q = c.req.valid('query');
     const format = q.format as TranscriptFormat;
     const out = await c.get('services').transcripts.read(c.get('admission').actor, transcript_id, format, { timestamps: q.timestamps === '1', words: q.words === '1' });
-    return c.body(out.body, 200, { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${format}"` }) as never;
+    // A plain header object: answered as is, with no Fetch Headers built for the response.
+    return new Response(out.body, { status: 200, headers: { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${format}"` } }) as never;
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');
