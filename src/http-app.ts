@@ -12,6 +12,7 @@ import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
 import { restDoor, routeMatcher } from './rest/middleware/door.js';
 import { inputGuard } from './rest/middleware/input-guard.js';
+import { MemoRouter } from './memo-router.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
 import { errorPage } from './site/pages/error-page.js';
@@ -33,7 +34,7 @@ export interface HttpApp {
 
 /** REST under /api/v1, GraphQL at /graphql, and the site, over one set of services. */
 export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean; operations?: OperationsHooks }): HttpApp {
-  const app = new Hono<RestEnv>();
+  const app = new Hono<RestEnv>({ router: new MemoRouter() });
   const ops = options.operations;
   // First, so that it times everything and sees the final status.
   if (ops) app.use('*', httpTiming(ops.metrics));
