@@ -10,6 +10,8 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
+import { tracedAdapter } from '../tracing/db-spans.js';
+import { tracing } from '../tracing/tracing.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
@@ -97,6 +99,9 @@ function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.Pool
  * applies the migrations.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
+  // With tracing on, every statement of the data layer is a span; off, the adapter is untouched.
+  const traced = <F extends PrismaPg | PrismaPGlite>(adapter: F, engine: 'postgres' | 'pglite'): F =>
+    tracing().enabled ? (tracedAdapter(adapter, tracing(), engine) as F) : adapter;
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -114,7 +119,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     } finally {
       (await client).release();
     }
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: traced(new PrismaPg(pool), 'postgres') });
     return {
       prisma,
       kind: 'postgres',
@@ -166,7 +171,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       throw err;
     }
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const prisma = new PrismaClient({ adapter: traced(new PrismaPGlite(lite), 'pglite') });
   return {
     prisma,
     kind: 'pglite',
