@@ -6,7 +6,7 @@
 // databases); BENCH_CLUSTER_SECONDS shortens each phase (default 60).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -324,6 +324,7 @@ export async function runClusterBench(adminUrl = process.env.BENCH_DATABASE_URL 
   let speech: SpeechApi | undefined;
   try {
     const catalog = await seed(database.url);
+    const loadBefore = loadavg()[0]!;
     audio = await startAudioServer();
     audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
     audioUrl = audio.url('/spoken.mp3');
@@ -371,14 +372,14 @@ export async function runClusterBench(adminUrl = process.env.BENCH_DATABASE_URL 
     const rows = ROUTES.map((route) => {
       const o = one.get(route)!;
       const t = two.get(route)!;
-      return `| ${route} | ${fmt(o.rps, 0)} | ${o.p99} | ${fmt(t.rps, 0)} | ${t.p99} | ${fmt(t.rps / o.rps, 2)}× |`;
+      return `| ${route} | ${fmt(o.rps)} | ${o.p99} | ${fmt(t.rps)} | ${t.p99} | ${fmt(t.rps / o.rps, 2)}× |`;
     });
     const fiveXx = [...one.values(), ...two.values()].reduce((n, r) => n + r.fiveXx, 0);
     const errors = [...one.values(), ...two.values()].reduce((n, r) => n + r.errors, 0);
     const settled = jobs.episodes.map((e) => `${e.n} ${e.status}${e.status === 'failed' ? ` (${e.refunded} refunded)` : ''}`).join(', ');
     return [
       title,
-      `Built bundle, PostgreSQL ${new URL(adminUrl).host}; 5,000 synthetic shows, ${TRANSCRIPTS} ready transcripts unlocked for ${KEYS} business keys taken in turn. Workers: WORKERS=1 each, a stand-in OpenAI-compatible speech server; a transcription request every ${REQUEST_EVERY_MS / 1000} s throughout. ${SECONDS} s per phase; ${CONNECTIONS * 2} connections per route on one API process, ${CONNECTIONS} per route on each of two. autocannon runs in the bench process on the same 2 cores, which other people's work loads too: the figures are this machine's, not the design's ceiling.`,
+      `Built bundle, PostgreSQL ${new URL(adminUrl).host}; 5,000 synthetic shows, ${TRANSCRIPTS} ready transcripts unlocked for ${KEYS} business keys taken in turn. Workers: WORKERS=1 each, a stand-in OpenAI-compatible speech server; a transcription request every ${REQUEST_EVERY_MS / 1000} s throughout. ${SECONDS} s per phase; ${CONNECTIONS * 2} connections per route on one API process, ${CONNECTIONS} per route on each of two. autocannon runs in the bench process on the same 2 cores, which other work loaded too (load average ${fmt(loadBefore)} before the phases, ${fmt(loadavg()[0]!)} after): the figures are this machine's at that moment, not the design's ceiling.`,
       '',
       '| route | 1 API req/s | 1 API p99 ms | 2 API req/s | 2 API p99 ms (worse process) | ratio |',
       '|---|---|---|---|---|---|',
