@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SHORT_PASSAGE } from '../audio/passages.js';
 import { type AudioServer, newGuid, startAudioServer } from '../jobs/support/audio-server.js';
 import { type SpeechApi, startSpeechApi } from '../jobs/support/speech-api.js';
 import { spokenMp3 } from '../jobs/support/spoken.js';
 import { waitFor } from '../jobs/support/wait.js';
+import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
 import { type CollectedSpan, type OtlpCollector, startOtlpCollector } from './support/otlp-collector.js';
 import { type PodtextProcess, spawnPodtext } from './support/podtext-process.js';
 
@@ -24,9 +25,11 @@ let collector: OtlpCollector | undefined;
 let audio: AudioServer | undefined;
 let speech: SpeechApi | undefined;
 let podtext: PodtextProcess | undefined;
-afterAll(async () => {
+const drops: (() => Promise<void>)[] = [];
+afterEach(async () => {
   await podtext?.dispose();
   await Promise.all([collector?.close(), audio?.close(), speech?.close()]);
+  for (const drop of drops.splice(0)) await drop();
 });
 
 /** The JSON log lines of the process. */
@@ -38,8 +41,16 @@ function logLines(p: PodtextProcess): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+const engines = ['pglite', ...(hasPostgres() ? ['postgres'] : [])] as const;
+
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-  it('exports spans for a REST call, a GraphQL call and a webhook delivery, linked to their parents, with the trace id in the log and on the webhook', async () => {
+  it.each(engines)('on %s: exports spans for a REST call, a GraphQL call and a webhook delivery, linked to their parents, with the trace id in the log and on the webhook', async (engine) => {
+    const database: Record<string, string> = {};
+    if (engine === 'postgres') {
+      const db = await freshPostgresDatabase();
+      drops.push(db.drop);
+      database.DATABASE_URL = db.url;
+    }
     collector = await startOtlpCollector();
     audio = await startAudioServer();
     audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
@@ -57,6 +68,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'podtext-under-test',
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...database,
     });
     const p = podtext;
     const api = (path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
@@ -104,7 +116,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(rest.resource).toMatchObject({ 'service.name': 'podtext-under-test', 'podtext.role': 'all' });
     const restQueries = childrenOf(rest).filter((c) => c.attributes['db.system.name'] === 'postgresql');
     expect(restQueries.length).toBeGreaterThan(0);
-    expect(restQueries[0]).toMatchObject({ kind: CLIENT, attributes: { 'podtext.db.engine': 'pglite' } });
+    expect(restQueries[0]).toMatchObject({ kind: CLIENT, attributes: { 'podtext.db.engine': engine } });
     expect(String(restQueries[0]!.attributes['db.query.text'])).toMatch(/^\s*(SELECT|INSERT|UPDATE|DELETE|BEGIN|WITH)/i);
 
     // The GraphQL call: the HTTP span, the operation under it, its statements under that.
