@@ -29,6 +29,8 @@ export interface Database {
   copyRows: CopyRows;
   /** PostgreSQL only: the pool's connections now (metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** PGlite only: the whole data directory as one gzipped tarball, consistent (a backup). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -176,6 +178,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     prisma,
     kind: 'pglite',
     sql: runner,
+    dump: () => lite.dumpDataDir('gzip'),
     // PGlite reads COPY input from the blob handed to the query as the file /dev/blob.
     copyRows: async (table, columns, rows) => {
       await lite.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob: new Blob([rows as Uint8Array<ArrayBuffer>]) });
