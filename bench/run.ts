@@ -3,6 +3,7 @@ import { aiSearchReport, runAiSearchBench } from './aisearch-quality.js';
 import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runChaosBench } from './chaos.js';
+import { runClusterBench } from './cluster.js';
 import { runAsrQualityBench } from './asr-quality.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
@@ -35,6 +36,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['jobs', async () => [...(await runJobsLanesBench()), '', ...(await runJobsBench(['latency']))]],
   ['webhooks', () => runWebhooksBench({ postgresUrl: process.env.BENCH_DATABASE_URL })],
   ['chaos', runChaosBench],
+  ['cluster', () => runClusterBench()],
   ['align', runAlignBench],
 ];
 

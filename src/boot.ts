@@ -16,6 +16,7 @@ import { pendingMigrations } from './infra/db/migrate.js';
 import { type Database, openDatabase } from './infra/db/open-database.js';
 import { createLocalEventBus, createPgEventBus } from './infra/events/event-bus.js';
 import { createLogger } from './infra/logger.js';
+import { tracing } from './infra/tracing/tracing.js';
 import { createMailTransport } from './infra/mail/mail-transport.js';
 import { registerDbGauges } from './infra/metrics/db-gauges.js';
 import { countAdmissions, countFeedRefreshes, countMails, timeTasks, webhookAttemptCounter } from './infra/metrics/instrument.js';
@@ -82,7 +83,8 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
 
 /** Builds everything from the config; nothing listens or loops until asked. */
 export async function boot(config: Config, overrides: BootOverrides = {}): Promise<Podtext> {
-  const log = createLogger(config.logLevel);
+  const traces = tracing();
+  const log = createLogger(config.logLevel, traces.enabled ? () => traces.activeIds() ?? {} : undefined);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: overrides.inMemory ? undefined : path.join(config.dataDir, 'pglite'),

@@ -55,6 +55,14 @@ describe('config', () => {
     expect(loadConfig({ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_MODEL: 'ggml-large-v3.bin' }).fastLane?.engine).toBe('whisper-cpp');
   });
 
+  it('turns tracing on with OTEL_EXPORTER_OTLP_ENDPOINT, over OTLP/HTTP JSON only', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'podtext' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'podtext-eu', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).tracing?.serviceName).toBe('podtext-eu');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL: only http\/json/);
+  });
+
   it('parses lists and trims the site URL', () => {
     const c = loadConfig({ OUTBOUND_ALLOW: '127.0.0.1:9000, LOCALHOST:80', SITE_URL: 'https://podtext.example/', WEBHOOK_RETRY_SCHEDULE: '1,2' });
     expect(c.outboundAllow).toEqual(['127.0.0.1:9000', 'localhost:80']);

@@ -90,6 +90,10 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   QUEUE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlString(['http:', 'https:']),
+  // The exporter speaks OTLP/HTTP with JSON bodies; another protocol would be silently ignored.
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/json'], { message: 'only http/json is supported (OTLP over HTTP with JSON bodies)' }).optional(),
+  OTEL_SERVICE_NAME: optionalString,
 });
 
 export type EngineName = z.infer<typeof engineName>;
@@ -179,6 +183,8 @@ export interface Config {
   shutdownDelaySeconds: number;
   /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
   queueRetentionDays: number;
+  /** OpenTelemetry tracing; unset (no `OTEL_EXPORTER_OTLP_ENDPOINT`): off. */
+  tracing?: { endpoint: string; serviceName: string };
 }
 
 /** Thrown when a variable has a bad value; the message names the variable. */
@@ -266,5 +272,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     queueRetentionDays: e.QUEUE_RETENTION_DAYS,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
   };
 }

@@ -7,6 +7,9 @@ import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
 import { graphqlOverHttp } from './graphql/http-endpoint.js';
 import { graphqlMetricsPlugin } from './infra/metrics/graphql-metrics.js';
 import { httpTiming } from './infra/metrics/http-timing.js';
+import { graphqlSpans } from './infra/tracing/graphql-spans.js';
+import { httpSpans } from './infra/tracing/http-spans.js';
+import { tracing } from './infra/tracing/tracing.js';
 import { createRestApi } from './rest/api-app.js';
 import type { RestEnv } from './rest/env.js';
 import { errorBody, toErrorResponse } from './rest/error-response.js';
@@ -36,7 +39,10 @@ export interface HttpApp {
 export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean; operations?: OperationsHooks }): HttpApp {
   const app = new Hono<RestEnv>({ router: new MemoRouter() });
   const ops = options.operations;
-  // First, so that it times everything and sees the final status.
+  const traces = tracing();
+  // First, so that everything below runs inside the request's span.
+  if (traces.enabled) app.use('*', httpSpans(traces));
+  // Early, so that it times everything and sees the final status.
   if (ops) app.use('*', httpTiming(ops.metrics));
   const onError = (err: Error, c: Parameters<typeof toErrorResponse>[0]) => toErrorResponse(c, err, services.log);
   // The website answers with pages; the API and machine paths with the error body.
@@ -71,7 +77,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   registerInboxReceiver(app);
   registerBillingReceivers(app);
 
-  const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : [] });
+  const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: [...(ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : []), ...(traces.enabled ? [graphqlSpans(traces)] : [])] });
   app.use('/graphql', limit);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {

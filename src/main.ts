@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { boot } from './boot.js';
 import { runAdminCommand } from './cli/admin.js';
 import { DataDirInUseError } from './infra/db/data-dir-lock.js';
+import { startTracing, tracing } from './infra/tracing/tracing.js';
 
 /**
  * Long-running processes run WebAssembly (PGlite, Prisma's query compiler) on
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve' || command === 'worker') {
     baselineWasmOnly();
     if (command === 'worker') config = { ...config, role: 'worker' as const };
+    // Before boot: the database, the HTTP app and the logger look for it once, when built.
+    if (config.tracing) await startTracing({ ...config.tracing, role: config.role });
     const podtext = await boot(config);
     const log = podtext.services.log;
     if (config.role !== 'worker') {
@@ -65,6 +68,8 @@ async function main(argv: string[]): Promise<void> {
       try {
         // Requests in flight get the grace period less a second for closing the database.
         await podtext.stop({ graceMs: Math.max(500, graceMs - 1000) });
+        // The last spans (the shutdown's own requests) go out before the exit.
+        await tracing().shutdown().catch((err: unknown) => log.warn({ err }, 'spans not exported at shutdown'));
       } catch (err) {
         log.error({ err }, 'shutdown failed');
         process.exit(1);

@@ -1,5 +1,8 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
+import { openDatabase } from '../infra/db/open-database.js';
 import type { Config } from '../config.js';
 import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
 
@@ -8,7 +11,22 @@ const USAGE = `Podtext admin commands (npm run cli -- <command>):
   set-plan <email> <free|plus|pro|business> [--customer ID]
                                                     move an account to a plan (new cycle starts now)
   show-account <email>                              print the account, usage and ledger
-  migrate                                           apply database migrations and exit`;
+  migrate                                           apply database migrations and exit
+  backup <file.tar.gz>                              PGlite: write the database to one file (server stopped)
+  restore <file.tar.gz>                             PGlite: start an empty $DATA_DIR from such a file`;
+
+/** Restores a `backup` file into `$DATA_DIR/pglite`, which must not hold a database yet. */
+async function restore(config: Config, file: string | undefined): Promise<number> {
+  if (config.databaseUrl) throw new Error('restore: this Podtext uses PostgreSQL (DATABASE_URL); restore with pg_restore');
+  if (!file) throw new Error('usage: restore <file.tar.gz>');
+  const dir = path.join(config.dataDir, 'pglite');
+  const present = await readdir(dir).catch(() => []);
+  if (present.length > 0) throw new Error(`restore: ${dir} already holds a database; point DATA_DIR at an empty directory`);
+  const db = await openDatabase({ pgliteDir: dir, pgliteTemplate: new Blob([await readFile(file)]) });
+  await db.close();
+  process.stdout.write(`Restored ${file} into ${dir}.\n`);
+  return 0;
+}
 
 /** Runs one admin command against the configured database; returns the exit code. */
 export async function runAdminCommand(config: Config, command: string, args: string[]): Promise<number> {
@@ -17,6 +35,14 @@ export async function runAdminCommand(config: Config, command: string, args: str
     return 0;
   }
   if (CATALOG_COMMANDS.has(command)) return runCatalogCommand(config, command, args);
+  if (command === 'restore') {
+    try {
+      return await restore(config, args[0]);
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 1;
+    }
+  }
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, customer: { type: 'string' } } });
   const podtext = await boot({ ...config, logLevel: 'warn' });
   const { accounts } = podtext.services;
@@ -25,6 +51,15 @@ export async function runAdminCommand(config: Config, command: string, args: str
       case 'migrate':
         process.stdout.write('Migrations applied.\n');
         return 0;
+      case 'backup': {
+        const [file] = positionals;
+        if (!file) throw new Error('usage: backup <file.tar.gz>');
+        if (!podtext.db.dump) throw new Error('backup: this Podtext uses PostgreSQL (DATABASE_URL); back it up with pg_dump');
+        const dump = Buffer.from(await (await podtext.db.dump()).arrayBuffer());
+        await writeFile(file, dump);
+        process.stdout.write(`Wrote ${file} (${dump.length} bytes). Keep $DATA_DIR/secret.key (or SECRET_KEY) with it.\n`);
+        return 0;
+      }
       case 'grant-credits': {
         const [email, n] = positionals;
         const credits = Number(n);

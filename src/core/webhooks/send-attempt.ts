@@ -66,6 +66,8 @@ export async function sendAttempt(d: ClaimedDelivery, o: SendOptions): Promise<A
       maxRedirects: 0,
       httpsOnly: o.httpsOnly,
       signal: o.signal,
+      // With tracing on, the receiver can join the trace of this delivery.
+      propagateTrace: true,
     });
     const delivered = res.status >= 200 && res.status < 300;
     const error = delivered ? null : res.status >= 300 && res.status < 400 ? `redirect (${res.status}) not followed` : `status ${res.status}`;

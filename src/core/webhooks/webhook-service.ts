@@ -13,6 +13,7 @@ import { createDeliveryLog } from './delivery-log.js';
 import { createLanePool } from './lane-pool.js';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt } from './retry-schedule.js';
 import { sendAttempt } from './send-attempt.js';
+import { tracing } from '../../infra/tracing/tracing.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from './signature.js';
 import { createTestInboxes } from './test-inbox.js';
 import { createWebhookSecrets } from './webhook-secrets.js';
@@ -92,7 +93,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     }
   }
 
-  async function attempt(d: ClaimedDelivery, signal?: AbortSignal): Promise<void> {
+  /** One attempt in its own span, so that its POST, its queries and its log line share a trace. */
+  function attempt(d: ClaimedDelivery, signal?: AbortSignal): Promise<void> {
+    const attributes = { 'podtext.webhook.event': d.event, 'podtext.webhook.delivery_id': d.id, 'podtext.job.id': d.jobId, 'podtext.webhook.attempt': d.tries + 1 };
+    return tracing().inSpan(`webhook ${d.event}`, { attributes }, async (span) => {
+      const delivered = await attemptOnce(d, signal);
+      span.setAttributes({ 'podtext.webhook.delivered': delivered });
+      if (!delivered) span.fail('not delivered');
+    });
+  }
+
+  async function attemptOnce(d: ClaimedDelivery, signal?: AbortSignal): Promise<boolean> {
     const own = isOwnInbox(d.url);
     const at = clock.now();
     const result =
@@ -113,6 +124,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (!recorded) log.warn(facts, 'webhook result dropped: the lease ran out and another worker holds the delivery');
     else if (result.delivered) log.info(facts, 'webhook delivered');
     else log.warn({ ...facts, error: result.error }, 'webhook attempt failed');
+    return recorded && result.delivered;
   }
 
   /**

@@ -10,6 +10,8 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client.js';
+import { tracedAdapter } from '../tracing/db-spans.js';
+import { tracing } from '../tracing/tracing.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
@@ -27,6 +29,8 @@ export interface Database {
   copyRows: CopyRows;
   /** PostgreSQL only: the pool's connections now (metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** PGlite only: the whole data directory as one gzipped tarball, consistent (a backup). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -97,6 +101,9 @@ function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.Pool
  * applies the migrations.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
+  // With tracing on, every statement of the data layer is a span; off, the adapter is untouched.
+  const traced = <F extends PrismaPg | PrismaPGlite>(adapter: F, engine: 'postgres' | 'pglite'): F =>
+    tracing().enabled ? (tracedAdapter(adapter, tracing(), engine) as F) : adapter;
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -114,7 +121,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     } finally {
       (await client).release();
     }
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: traced(new PrismaPg(pool), 'postgres') });
     return {
       prisma,
       kind: 'postgres',
@@ -166,11 +173,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       throw err;
     }
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const prisma = new PrismaClient({ adapter: traced(new PrismaPGlite(lite), 'pglite') });
   return {
     prisma,
     kind: 'pglite',
     sql: runner,
+    dump: () => lite.dumpDataDir('gzip'),
     // PGlite reads COPY input from the blob handed to the query as the file /dev/blob.
     copyRows: async (table, columns, rows) => {
       await lite.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob: new Blob([rows as Uint8Array<ArrayBuffer>]) });

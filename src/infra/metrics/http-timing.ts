@@ -8,7 +8,7 @@ import type { Metrics } from './metrics.js';
  * when middleware answered first (a refusal at the door). `unmatched` when no
  * route matched.
  */
-function routeTemplate(c: Context): string {
+export function routeTemplate(c: Context): string {
   const routes = matchedRoutes(c);
   for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== 'ALL') return routes[i]!.path;
   return c.res.status === 404 ? 'unmatched' : c.req.routePath;

@@ -9,6 +9,7 @@ import { OutboundError, toOutboundError } from './outbound-error.js';
 import { readBody } from './response-body.js';
 import type { ClientContext } from './send-once.js';
 import { bareHost, parseTarget, redact } from './target-url.js';
+import { tracing } from '../tracing/tracing.js';
 
 export interface OutboundOptions {
   /**
@@ -46,6 +47,8 @@ export interface RequestOptions {
   /** Refuse http: on the first URL and on every redirect. Default: false. */
   httpsOnly?: boolean;
   signal?: AbortSignal;
+  /** Send the active trace's `traceparent` (webhooks: the receiver may join the trace). Default: false. */
+  propagateTrace?: boolean;
 }
 
 export interface OutboundResponse {
@@ -111,7 +114,31 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   };
   const userAgent = options.userAgent ?? 'Podtext/0.1';
 
-  async function request(url: string | URL, opts: RequestOptions = {}): Promise<OutboundResponse> {
+  /** A client span per exchange, redirects included; the URL without user info or query. */
+  function traced<T>(method: string, url: string | URL, run: () => Promise<T>, status: (result: T) => number | undefined): Promise<T> {
+    const traces = tracing();
+    if (!traces.enabled) return run();
+    let where: URL | undefined;
+    try {
+      where = new URL(url);
+    } catch {
+      // parseTarget reports it inside the span.
+    }
+    const attributes = { 'http.request.method': method, 'url.full': where && `${where.protocol}//${where.host}${where.pathname}`, 'server.address': where?.hostname, 'server.port': where ? Number(where.port || (where.protocol === 'https:' ? 443 : 80)) : undefined };
+    return traces.inSpan(method, { kind: 'client', attributes }, async (span) => {
+      const result = await run();
+      const code = status(result);
+      span.setAttributes({ 'http.response.status_code': code });
+      if (code !== undefined && code >= 500) span.fail(`status ${code}`);
+      return result;
+    });
+  }
+
+  function request(url: string | URL, opts: RequestOptions = {}): Promise<OutboundResponse> {
+    return traced((opts.method ?? 'GET').toUpperCase(), url, () => send(url, opts), (r) => r.status);
+  }
+
+  async function send(url: string | URL, opts: RequestOptions): Promise<OutboundResponse> {
     const start = parseTarget(url, opts.httpsOnly ?? false);
     const deadline = createDeadline(opts.timeoutMs ?? 30_000, redact(start), opts.signal);
     try {
@@ -121,6 +148,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         'accept-encoding': 'gzip, deflate, br',
         ...lowerCaseKeys(opts.headers),
       };
+      if (opts.propagateTrace) tracing().inject(headers);
       const { open, url: final, permanentUrl } = await openFollowingRedirects(ctx, start, {
         method: (opts.method ?? 'GET').toUpperCase(),
         headers,
@@ -169,9 +197,10 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     request,
     checkUrl,
     download: (url, filePath, opts) =>
-      downloadToFile(ctx, url, filePath, {
-        ...opts,
-        headers: { 'user-agent': userAgent, ...lowerCaseKeys(opts.headers) },
-      }),
+      traced('GET', url, () =>
+        downloadToFile(ctx, url, filePath, {
+          ...opts,
+          headers: { 'user-agent': userAgent, ...lowerCaseKeys(opts.headers) },
+        }), () => undefined),
   };
 }

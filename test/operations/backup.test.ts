@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteTemplate } from '../support/databases.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const SECRET = 'test-secret-key-that-is-long-enough-0123456789';
+const scratch: string[] = [];
+let t: TestPodtext | null = null;
+afterAll(async () => {
+  await t?.close();
+  for (const dir of scratch) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'podtext-backup-'));
+  scratch.push(dir);
+  return dir;
+}
+
+async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH, DATA_DIR: dataDir, SECRET_KEY: SECRET, LOG_LEVEL: 'silent', APPLE_CHARTS_URL: 'off' };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...args], { env, timeout: 90_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('backup and restore of a PGlite data directory', () => {
+  it('a stopped server\'s database goes to one file and comes back in another directory, keys and credits intact', async () => {
+    const dataDir = await tempDir();
+    t = await startTestPodtext({ dataDir, inMemory: false, pgliteTemplate: await pgliteTemplate(), env: { SECRET_KEY: SECRET } });
+    const a = await t.account({ credits: 7 });
+    await t.close();
+    t = null;
+
+    const file = path.join(await tempDir(), 'podtext.tar.gz');
+    const backup = await cli(dataDir, 'backup', file);
+    expect(backup.stderr).toBe('');
+    expect(backup.stdout).toMatch(/^Wrote .*podtext\.tar\.gz \(\d+ bytes\)/);
+
+    const fresh = await tempDir();
+    const restored = await cli(fresh, 'restore', file);
+    expect(restored.stderr).toBe('');
+    expect(restored.stdout).toContain('Restored');
+    // A directory that holds a database is never overwritten.
+    const again = await cli(fresh, 'restore', file);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already holds a database/);
+
+    // No template: the restored directory is what it opens.
+    t = await startTestPodtext({ dataDir: fresh, inMemory: false, pgliteTemplate: undefined, env: { SECRET_KEY: SECRET } });
+    const me = await t.api('GET', '/me', { key: a.key });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { credits: number }).credits).toBe(7);
+    expect(await readdir(path.join(fresh, 'pglite'))).toContain('PG_VERSION');
+  }, 240_000);
+});
