@@ -4,14 +4,31 @@ import { fileURLToPath } from 'node:url';
 /**
  * The reliability catalogue's checks at their full size, where CI runs them
  * smaller: the ledger model test at 200 runs × up to 1,000 commands (CI: up to
- * 40). 1,000 tasks × 8 workers without a double claim runs at full size in CI
- * too and is repeated here. Needs BENCH_DATABASE_URL (a PostgreSQL server) for
- * the claim race; without it that file is skipped and the report says so.
+ * 40); 20 SIGKILLs of worker processes at seeded-random stages (CI: 5, every
+ * stage once). 1,000 tasks × 8 workers without a double claim runs at full
+ * size in CI too and is repeated here. Needs BENCH_DATABASE_URL (a PostgreSQL
+ * server) for the claim race and the kills; without it those files are
+ * skipped and the report says so. PODTEXT_CHAOS_SEED replays the kills' stages.
  */
 const CHECKS: { name: string; file: string }[] = [
   { name: 'ledger model, 200 runs × up to 1,000 commands', file: 'src/core/ledger.test.ts' },
   { name: '1,000 tasks × 8 workers in two processes, no double claim (PostgreSQL)', file: 'test/chaos/claim-race.test.ts' },
+  { name: '20 SIGKILLs of worker processes at seeded-random stages, each reclaimed after its lease, settled and charged once (PostgreSQL)', file: 'test/chaos/worker-kills.test.ts' },
 ];
+
+/** The kills' own account of the run (seed, stages hit, reclaim delays), printed by the test. */
+function killSummary(output: string): string[] {
+  const m = /WORKER-KILLS (\{.*\})/.exec(output);
+  if (!m) return [];
+  const s = JSON.parse(m[1]!) as { seed: number; kills: number; leaseSeconds: number; hit: Record<string, number>; reclaimed: number; settledBeforeKill: number; reclaimAfterLeaseSeconds: { min: number; max: number }; killPhaseSeconds: number; seconds: number };
+  const hit = Object.entries(s.hit).map(([stage, n]) => `${stage} ${n}`).join(', ');
+  return [
+    '',
+    `Worker kills: seed ${s.seed} (replay: PODTEXT_CHAOS_SEED=${s.seed}), ${s.kills} kills, stages hit: ${hit}; lease ${s.leaseSeconds} s;`,
+    `${s.reclaimed} claimed again ${s.reclaimAfterLeaseSeconds.min.toFixed(1)}–${s.reclaimAfterLeaseSeconds.max.toFixed(1)} s after the lease ran out, ${s.settledBeforeKill} already stored when killed;`,
+    `every episode settled, unlocked and charged once; kills done in ${s.killPhaseSeconds} s, all settled in ${s.seconds} s.`,
+  ];
+}
 
 function runVitest(file: string, env: Record<string, string>): Promise<{ code: number; output: string; seconds: number }> {
   const started = Date.now();
@@ -30,6 +47,7 @@ export async function runChaosBench(): Promise<string[]> {
   if (process.env.BENCH_DATABASE_URL) env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
   const lines = ['## Reliability checks at full size', '| check | result | seconds |', '|---|---|---|'];
   let failed = 0;
+  const notes: string[] = [];
   for (const check of CHECKS) {
     const r = await runVitest(check.file, env);
     const skipped = /\d+ skipped/.test(r.output) && !/\d+ passed/.test(r.output);
@@ -39,7 +57,9 @@ export async function runChaosBench(): Promise<string[]> {
       console.error(r.output.slice(-4000));
     }
     lines.push(`| ${check.name} | ${result} | ${r.seconds.toFixed(0)} |`);
+    notes.push(...killSummary(r.output));
   }
+  lines.push(...notes);
   if (failed) throw new Error(`${failed} check(s) failed:\n${lines.join('\n')}`);
   return lines;
 }

@@ -4,7 +4,7 @@ import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { findBadValue } from '../core/door/bad-input.js';
 import type { Credentials } from '../core/door/credentials.js';
 import { type Admission, KEYLESS_HEADERS } from '../core/door/door.js';
-import { DomainError, invalid } from '../core/errors.js';
+import { DomainError, errorStatus, invalid } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { type CallReader, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
@@ -109,10 +109,29 @@ function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () 
   };
 }
 
-/** Every error a client sees carries `extensions.code`, as REST's carry `code`. */
+const isRestCode = (code: unknown) => typeof code === 'string' && Object.hasOwn(errorStatus, code);
+
+/**
+ * Every error a client sees carries `extensions.code`, one of REST's codes:
+ * yoga's own (GRAPHQL_PARSE_FAILED for a malformed or over-long document)
+ * become `invalid_request`, as in REST.
+ */
 function withCode(error: GraphQLError): GraphQLError {
-  if (error.extensions?.code) return error;
+  if (isRestCode(error.extensions?.code)) return error;
   return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'invalid_request' } });
+}
+
+/** A document the schema refuses is `invalid_request`, not yoga's GRAPHQL_VALIDATION_FAILED (validation errors are not masked). */
+function validationCodePlugin(): Plugin {
+  return {
+    onValidate: () => ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = error.extensions as Record<string, unknown>;
+        if (!isRestCode(extensions.code)) extensions.code = 'invalid_request';
+      }
+    },
+  };
 }
 
 /**
@@ -144,7 +163,7 @@ export function createGraphQL(services: Services, options: { production: boolean
       maskError(error) {
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof DomainError) return toGraphQLError(original);
-        if (original instanceof GraphQLError && original.extensions?.code) return original;
+        if (original instanceof GraphQLError && original.extensions?.code) return withCode(original);
         if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
         services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);
@@ -157,7 +176,7 @@ export function createGraphQL(services: Services, options: { production: boolean
     },
     // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics)
     // come first, so that operations the door refuses are counted too.
-    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin],
+    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin, validationCodePlugin()],
   });
   return Object.assign(yoga, { readCalls, retirement });
 }

@@ -1,7 +1,11 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { newGuid } from '../jobs/support/audio-server.js';
+import { postRequest } from '../jobs/support/jobs-api.js';
+import { waitFor } from '../jobs/support/wait.js';
 
 let t: TestPodtext;
 let wsUrl: string;
@@ -50,4 +54,47 @@ describe('graphql-ws on /graphql', () => {
     expect((await t.api('POST', '/key/rotate', { key: a.key })).status).toBe(200);
     expect(await closed).toBe(4403);
   });
+
+  it('1,000 job events across 10 accounts: each subscriber sees its own jobs, all of them, and nothing else', async () => {
+    const ACCOUNTS = 10;
+    const JOBS = 34;
+    let events = 0;
+    const unsubscribe = t.podtext.services.bus.subscribe((e) => void (e.type === 'job.updated' && events++));
+    const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, () => t.account({ credits: JOBS })));
+    const seen = accounts.map(() => [] as { id: string; status: string }[]);
+    const clients = accounts.map((a, i) => {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
+      client.subscribe<{ myJobsUpdated: { id: string; status: string } }>(
+        { query: 'subscription { myJobsUpdated { id status } }' },
+        { next: (r) => void (r.data && seen[i]!.push(r.data.myJobsUpdated)), error: (e) => seen[i]!.push({ id: `error: ${(e as { code?: number }).code ?? String(e)}`, status: '' }), complete: () => undefined },
+      );
+      return client;
+    });
+    const own = accounts.map(() => new Set<string>());
+    const post = () =>
+      Promise.all(
+        accounts.map(async (a, i) => {
+          const r = await postRequest(t, a.key, { episodes: [{ guid: newGuid('fanout'), url: 'https://media.example/a.mp3' }] });
+          expect(r.status).toBe(200);
+          own[i]!.add(r.body.job.id);
+        }),
+      );
+    // A first job each, then wait for every subscriber to report it: all ten are listening.
+    await post();
+    await waitFor(() => seen.every((s) => s.length > 0) || undefined, 60_000, () => `every subscription answering (${JSON.stringify(seen).slice(0, 1500)})`);
+    for (let n = 1; n < JOBS; n++) await post();
+    // Each task claimed and completed, as a worker would: queued, processing and done for every job.
+    const result = { doc: asrDoc([{ w: 'hello', s: 0, e: 0.4 }], 'en'), engine: 'sphinx', model: 'en-us', language: 'en', durationSeconds: 1, engineLane: 'standard' as const, slotSeconds: 1 };
+    for (;;) {
+      const task = await t.podtext.services.jobs.tasks.claim('fan-out');
+      if (!task) break;
+      expect(await t.podtext.services.jobs.tasks.complete(task, result, 'sphinx')).toBe('stored');
+    }
+    await waitFor(() => seen.every((s, i) => [...own[i]!].every((id) => s.some((v) => v.id === id && v.status === 'done'))) || undefined, 30_000, () => `every job done for its subscriber (${JSON.stringify(seen).slice(0, 1500)})`);
+    unsubscribe();
+    for (const c of clients) await c.dispose();
+    expect(events).toBeGreaterThanOrEqual(1000);
+    const wrong = seen.flatMap((s, i) => s.filter((v) => !own[i]!.has(v.id)));
+    expect(wrong).toEqual([]);
+  }, 300_000);
 });
