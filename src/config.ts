@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { APPLE_CHART_SOURCES, type ChartSources } from './core/catalog/imports/chart-refresh.js';
+import { APPLE_CHART_SOURCES, type ChartSources } from './core/catalog/imports/chart-import.js';
 import { TRANSCRIPT_ID } from './core/transcript-id.js';
 
 const engineName = z.enum(['sphinx', 'whisper-cpp', 'openai']);

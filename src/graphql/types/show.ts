@@ -1,5 +1,6 @@
 import { EPISODE_LIST, listLength, parseFeedId } from '../../core/catalog/discovery/discovery-input.js';
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
+import { EPISODES_NEWEST_FIRST } from '../../core/catalog/discovery/episode-order.js';
 import { showShape } from '../../wire/catalog-shapes.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
@@ -8,9 +9,6 @@ import { shapeFields } from '../shape-type.js';
 
 // Ids are emitted as Float: Podtext's own feed ids start at 10^12, past GraphQL's 32-bit Int.
 const ID_NOTE = 'An integer; typed Float because ids pass 2^31 (Podtext numbers feeds it adds itself from 10^12).';
-
-/** Newest first; episodes without a date last; ties broken by transcript id, as in REST. */
-export const EPISODES_NEWEST_FIRST = [{ publishedAt: { sort: 'desc', nulls: 'last' } }, { transcriptId: 'asc' }] as const;
 
 export const ShowRef = builder.prismaObject('Show', {
   description: 'A show in the index (REST ShowSummary and Show).',
