@@ -181,6 +181,7 @@ describe('connections', () => {
     await first.text();
     const next = await fetch(`${base}/openapi.json`);
     expect(next.status).toBe(200);
+    await next.text();
   });
 });
 
@@ -244,12 +245,15 @@ describe('subscriptions', () => {
     const reader = res.body!.getReader();
     await new Promise((r) => setTimeout(r, 200));
     await t.api('POST', '/key/rotate', { key: a.key });
+    let timer: NodeJS.Timeout | undefined;
     const ended = await Promise.race([
       (async () => {
         for (;;) if ((await reader.read()).done) return true;
       })(),
-      new Promise((r) => setTimeout(() => r(false), 5000)),
+      new Promise((r) => (timer = setTimeout(() => r(false), 5000))),
     ]);
+    clearTimeout(timer);
+    if (!ended) await reader.cancel();
     expect(ended).toBe(true);
   });
 });
