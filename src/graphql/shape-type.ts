@@ -3,7 +3,7 @@ import { graphqlFieldName } from '../wire/shape.js';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
 
-const GRAPHQL_SCALAR = { string: 'String', int: 'Int', float: 'Float', boolean: 'Boolean', datetime: 'DateTime' } as const;
+const GRAPHQL_SCALAR = { string: 'String', int: 'Int', float: 'Float', boolean: 'Boolean', datetime: 'DateTime', id: 'ID' } as const;
 
 const refs = new Map<Shape<never>, unknown>();
 

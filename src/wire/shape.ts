@@ -26,8 +26,8 @@ export interface ScalarField<V> extends FieldBase<V> {
   pattern?: string;
   /** For strings: the format documented in openapi.json (`uuid`). */
   format?: string;
-  /** The GraphQL scalar, when it is not the REST one (ids past 2^31 are Float there). */
-  graphqlKind?: ScalarKind;
+  /** The GraphQL scalar, when it is not the REST one (ids past 2^31 are Float there; `id` is ID). */
+  graphqlKind?: ScalarKind | 'id';
   example?: string | number;
 }
 
