@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    // Fails a file that leaves a server, socket, worker or timer running.
+    setupFiles: ['test/leak-guard.ts'],
   },
 });

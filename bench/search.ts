@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transcriptIdFor } from '../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../src/core/transcript-id.js';
 import { seedSynthetic } from '../src/core/catalog/imports/seed-synthetic.js';
 import { searchKey } from '../src/core/catalog/ingest/search-key.js';
 import { benchAccount, fmt, load, startBareServer, startBenchPodtext } from './bench-server.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Podtext } from '../src/boot.js';
-import { transcriptIdFor } from '../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../src/core/transcript-id.js';
 import { inTransaction } from '../src/core/transaction.js';
 import { saveTranscript } from '../src/core/transcripts/transcript-store.js';
 import { makeLongTranscript } from '../test/aisearch-eval/long-transcript.js';

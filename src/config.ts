@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { APPLE_CHART_SOURCES, type ChartSources } from './core/catalog/imports/chart-refresh.js';
+import { APPLE_CHART_SOURCES, type ChartSources } from './core/catalog/imports/chart-import.js';
+import { TRANSCRIPT_ID } from './core/transcript-id.js';
 
 const engineName = z.enum(['sphinx', 'whisper-cpp', 'openai']);
 
@@ -65,7 +66,7 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: hostPortList,
   WEBHOOK_RETRY_SCHEDULE: secondsList,
   AUDIO_CHECK_INTERVAL: z.coerce.number().positive().max(30 * 86_400).default(21_600),
-  SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || /^[0-9a-f]{16}$/.test(v), {
+  SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || TRANSCRIPT_ID.test(v), {
     message: 'must be 16 lowercase hex characters',
   }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

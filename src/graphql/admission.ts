@@ -15,9 +15,12 @@ import {
   visit,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { Call } from '../core/door/door.js';
+import type { Actor } from '../core/accounts/actor.js';
+import { findBadValue } from '../core/door/bad-input.js';
+import type { Credentials } from '../core/door/credentials.js';
+import type { Admission, Call, Door } from '../core/door/door.js';
 import { type OperationName, isOperationName } from '../core/door/operations.js';
-import { DomainError, errorStatus } from '../core/errors.js';
+import { DomainError, errorStatus, invalid } from '../core/errors.js';
 import { MAX_ALIASES } from './limits.js';
 
 type Variables = Record<string, unknown> | null | undefined;
@@ -89,6 +92,13 @@ export function executedRootFields(op: OperationDefinitionNode, document: Docume
   return [...byKey.values()];
 }
 
+/** One GraphQL operation as a client sends it, over HTTP, SSE or graphql-ws. */
+export interface OperationParams {
+  query?: string | null;
+  operationName?: string | null;
+  variables?: Variables;
+}
+
 const UNKNOWN: Call[] = [{ operation: 'unknownCall' }];
 
 /**
@@ -120,8 +130,8 @@ export function createCallReader(schema: GraphQLSchema) {
     }
     return doc || null;
   }
-  return (params: { query?: string | null; operationName?: string | null; variables?: Variables; document?: DocumentNode }): Call[] => {
-    const doc = params.document ?? (typeof params.query === 'string' ? parsed(params.query) : null);
+  return (params: OperationParams): Call[] => {
+    const doc = typeof params.query === 'string' ? parsed(params.query) : null;
     if (!doc) return UNKNOWN;
     let op: OperationDefinitionNode | null | undefined;
     try {
@@ -141,3 +151,24 @@ export function createCallReader(schema: GraphQLSchema) {
 }
 
 export type CallReader = ReturnType<typeof createCallReader>;
+
+/** NUL characters and absurd nesting in variables, refused as REST refuses them in bodies. */
+export function badVariables(variables: unknown): DomainError | null {
+  const bad = findBadValue(variables ?? {}, 'variables', 0);
+  return bad ? invalid(bad.path, bad.why) : null;
+}
+
+/** Who sends an operation: credentials read per request (HTTP, SSE) or the actor of a graphql-ws handshake. */
+export type GraphQLCaller = { credentials: Credentials } | { actor: Actor };
+
+/**
+ * The one admission of a GraphQL operation, whatever its transport: counted
+ * from its text before it is parsed for execution (see `createCallReader`),
+ * so an invalid document costs the same over HTTP and graphql-ws. `refusal`
+ * is the error to answer instead of executing, if any.
+ */
+export async function admitOperation(door: Door, readCalls: CallReader, params: OperationParams, caller: GraphQLCaller): Promise<{ admission: Admission; refusal: DomainError | null }> {
+  const calls = readCalls(params);
+  const admission = 'actor' in caller ? await door.admitActor(calls, caller.actor) : await door.admit(calls, caller.credentials);
+  return { admission, refusal: admission.error ?? badVariables(params.variables) };
+}

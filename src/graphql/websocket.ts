@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
-import { type ExecutionResult, GraphQLError } from 'graphql';
+import { type ExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Actor } from '../core/accounts/actor.js';
 import type { Credentials } from '../core/door/credentials.js';
 import type { Services } from '../core/services.js';
-import { toGraphQLError } from './admission.js';
+import { admitOperation, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
-import { badVariables, type PodtextYoga } from './yoga.js';
+import type { PodtextYoga } from './yoga.js';
 
 /** Close code for a refused or retired key. */
 const FORBIDDEN = 4403;
@@ -25,17 +25,29 @@ type Extra = Record<string, unknown> & {
   rateLimits: Map<string, GraphQLContext['rateLimit']>;
 };
 
-/** The rate-limit figures where graphql-ws has no headers: in each payload's `extensions`. */
+function figures(rateLimit: GraphQLContext['rateLimit']) {
+  return { limit: Number(rateLimit['x-ratelimit-limit']), remaining: Number(rateLimit['x-ratelimit-remaining']) };
+}
+
+/** The rate-limit figures where graphql-ws has no headers: in each `next` payload's `extensions`. */
 function stamped(result: ExecutionResult, rateLimit: GraphQLContext['rateLimit'] | undefined): ExecutionResult {
   if (!rateLimit) return result;
-  return { ...result, extensions: { ...result.extensions, rateLimit: { limit: Number(rateLimit['x-ratelimit-limit']), remaining: Number(rateLimit['x-ratelimit-remaining']) } } };
+  return { ...result, extensions: { ...result.extensions, rateLimit: figures(rateLimit) } };
+}
+
+/** An `error` message has no payload extensions: each error carries the figures in its own. */
+function stampedErrors(errors: readonly GraphQLError[], rateLimit: GraphQLContext['rateLimit'] | undefined): GraphQLFormattedError[] {
+  return errors.map((e) => {
+    const json = e.toJSON();
+    return rateLimit ? { ...json, extensions: { ...json.extensions, rateLimit: figures(rateLimit) } } : json;
+  });
 }
 
 /**
  * graphql-ws on `/graphql`, sharing yoga's plugins through `getEnveloped`. The
  * key comes in `connectionParams` (`authorization: "Bearer …"` or `apiKey`)
  * and is checked once, at the handshake; each operation is then admitted by
- * the door for that actor. A bad key closes with 4403, and so does retiring
+ * the door for that actor, counted as over HTTP (`admitOperation`). A bad key closes with 4403, and so does retiring
  * the key. A subscribe message that cannot run is answered with an `error`
  * for its id; the socket and its other subscriptions go on.
  */
@@ -64,18 +76,16 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         // Set by onConnect, which graphql-ws runs before any subscribe.
         const { actor, rateLimits } = ctx.extra as Required<Extra>;
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, params: payload });
+        // Counted from the text, as over HTTP, before anything is parsed for execution.
+        const { admission, refusal } = await admitOperation(services.door, yoga.readCalls, payload, { actor });
+        rateLimits.set(id, admission.headers);
+        if (refusal) return [toGraphQLError(refusal)];
         let document;
         try {
           document = parse(payload.query);
         } catch (err) {
-          const admission = await services.door.admitActor(yoga.readCalls({}), actor);
-          rateLimits.set(id, admission.headers);
           return [err instanceof GraphQLError ? err : toGraphQLError(err)];
         }
-        const admission = await services.door.admitActor(yoga.readCalls({ document, operationName: payload.operationName, variables: payload.variables }), actor);
-        rateLimits.set(id, admission.headers);
-        const refusal = admission.error ?? badVariables(payload.variables);
-        if (refusal) return [toGraphQLError(refusal)];
         const wsContext: GraphQLContext = { services, actor, rateLimit: admission.headers };
         const args = {
           schema,
@@ -95,6 +105,12 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         return args;
       },
       onNext: (ctx, id, _payload, _args, result) => stamped(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
+      onError: (ctx, id, _payload, errors) => {
+        const rateLimit = ctx.extra.rateLimits?.get(id);
+        // An operation refused with `error` never completes: its figures go now.
+        ctx.extra.rateLimits?.delete(id);
+        return stampedErrors(errors, rateLimit);
+      },
       onComplete: (ctx, id) => void ctx.extra.rateLimits?.delete(id),
     },
     wss,

@@ -1,12 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { findBadValue } from '../core/door/bad-input.js';
 import type { Credentials } from '../core/door/credentials.js';
 import { type Admission, KEYLESS_HEADERS } from '../core/door/door.js';
-import { DomainError, errorStatus, invalid } from '../core/errors.js';
+import { DomainError, errorStatus } from '../core/errors.js';
 import type { Services } from '../core/services.js';
-import { type CallReader, createCallReader, toGraphQLError } from './admission.js';
+import { type CallReader, admitOperation, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
 import { type KeyRetirement, createKeyRetirement } from './key-retirement.js';
 import { queryLimits } from './limits.js';
@@ -24,12 +23,6 @@ export type PodtextYoga = YogaServerInstance<{ slot: ContextSlot }, GraphQLConte
   retirement: KeyRetirement;
 };
 
-/** NUL characters and absurd nesting in variables, refused as REST refuses them in bodies. */
-export function badVariables(variables: unknown): DomainError | null {
-  const bad = findBadValue(variables ?? {}, 'variables', 0);
-  return bad ? invalid(bad.path, bad.why) : null;
-}
-
 /**
  * The GraphQL side of the one door, for HTTP and SSE: each operation of a
  * request (a batch has several) is admitted before it is parsed for
@@ -40,10 +33,9 @@ function doorPlugin(services: Services, readCalls: CallReader): Plugin<Record<st
   return {
     async onParams({ params, context, setResult }) {
       const slot = context.slot;
-      const admission = await services.door.admit(readCalls(params), slot.credentials);
+      const { admission, refusal } = await admitOperation(services.door, readCalls, params, { credentials: slot.credentials });
       slot.admission = admission;
-      const error = admission.error ?? badVariables(params.variables);
-      if (error) setResult({ errors: [toGraphQLError(error)] });
+      if (refusal) setResult({ errors: [toGraphQLError(refusal)] });
     },
     async onResponse({ response, serverContext }) {
       const slot = (serverContext as { slot?: ContextSlot } | undefined)?.slot;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { type ChartSources, chartsFetchedAt, refreshCharts } from '../core/catalog/imports/chart-refresh.js';
+import { type ChartSources, chartsFetchedAt, refreshCharts } from '../core/catalog/imports/chart-import.js';
 import type { Clock } from '../core/clock.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
 import type { Logger } from '../infra/logger.js';

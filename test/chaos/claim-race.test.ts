@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { queueOrJoinTask } from '../../src/core/jobs/task-queue.js';
 import { inTransaction } from '../../src/core/transaction.js';
 import { hasPostgres } from '../support/databases.js';

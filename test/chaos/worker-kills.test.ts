@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { seededRandom } from '../../src/core/seeded-random.js';
 import { LONG_PASSAGE, SHORT_PASSAGE } from '../audio/passages.js';
 import { hasPostgres } from '../support/databases.js';

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../src/generated/prisma/client.js';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { syntheticShows } from './synthetic-shows.js';
 

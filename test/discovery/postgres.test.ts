@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShowSearch } from '../../src/core/catalog/discovery/search-index/show-search.js';
+import { createNameSearch } from '../../src/core/catalog/discovery/search-index/name-search.js';
 import { importCharts } from '../../src/core/catalog/imports/apple-charts.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { createLogger } from '../../src/infra/logger.js';
@@ -68,7 +68,7 @@ describe.skipIf(!hasPostgres())('discovery on PostgreSQL', () => {
   });
 
   it('a feed one process adds is found by the other: by URL at once, by name once its index pulls the change', async () => {
-    const elsewhere = createShowSearch({ db: b.podtext.services.db, log: createLogger('silent'), options: { refreshSeconds: 0 } });
+    const elsewhere = createNameSearch({ db: b.podtext.services.db, log: createLogger('silent'), options: { refreshSeconds: 0 } });
     const k = searchKey('all about everything');
     await elsewhere.search(k.name, k.compact, 1); // loaded before the feed exists
     const added = await get(a, `/search?q=${encodeURIComponent(feeds.url('/pg-feed.xml'))}`);

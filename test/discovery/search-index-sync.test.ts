@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscovery } from '../../src/core/catalog/discovery/discovery-service.js';
-import { createShowSearch } from '../../src/core/catalog/discovery/search-index/show-search.js';
+import { createNameSearch } from '../../src/core/catalog/discovery/search-index/name-search.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { createLogger } from '../../src/infra/logger.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Runs a search, lets the background refresh it started finish, and runs it again. */
-async function searchAfterRefresh(search: ReturnType<typeof createShowSearch>, q: string): Promise<number[]> {
+async function searchAfterRefresh(search: ReturnType<typeof createNameSearch>, q: string): Promise<number[]> {
   const k = searchKey(q);
   await search.search(k.name, k.compact, 5);
   await search.settle();
@@ -24,7 +24,7 @@ describe('the name index follows the shows table', () => {
   it('loads on first search, then pulls changed rows: new shows, new titles, shows gone dead', async () => {
     const db = t.podtext.services.db;
     // refreshSeconds 0: every search pulls changes, so the test need not wait.
-    const search = createShowSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0, pageSize: 2 } });
+    const search = createNameSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0, pageSize: 2 } });
     await insertShows(db, [
       { id: 1, title: 'Alpha Radio' },
       { id: 2, title: 'Bravo Talk' },
@@ -48,7 +48,7 @@ describe('the name index follows the shows table', () => {
 
   it('changes are found by transaction, not by timestamp: a backdated row is still pulled', async () => {
     const db = t.podtext.services.db;
-    const search = createShowSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0 } });
+    const search = createNameSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0 } });
     await search.search('x', 'x', 1);
     await insertShows(db, [{ id: 7, title: 'Hotel Backdated' }]);
     await db.show.update({ where: { id: 7n }, data: { updatedAt: new Date('2001-01-01T00:00:00Z') } });
@@ -56,7 +56,7 @@ describe('the name index follows the shows table', () => {
   });
 
   it('reload() loads everything again', async () => {
-    const search = createShowSearch({ db: t.podtext.services.db, log: createLogger('silent') });
+    const search = createNameSearch({ db: t.podtext.services.db, log: createLogger('silent') });
     await search.reload();
     const k = searchKey('echo sessions');
     expect((await search.search(k.name, k.compact, 1)).map((r) => r.id)).toEqual([5]);

@@ -210,6 +210,43 @@ describe('connections', () => {
     await first.text();
     const next = await fetch(`${base}/openapi.json`);
     expect(next.status).toBe(200);
+    await next.text();
+  });
+});
+
+describe('graphql-ws counts as GraphQL over HTTP', () => {
+  it('a valid, an invalid and an introspection document cost the same and report the same figures', async () => {
+    const overHttp = await t.account();
+    const overWs = await t.account();
+    const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: overWs.key }, retryAttempts: 0 });
+    type Figures = { limit: number; remaining: number };
+    // A `next` payload carries the figures in its extensions; an `error` payload in each error's.
+    const viaSocket = (query: string) =>
+      new Promise<{ ok: boolean; rateLimit: Figures | undefined }>((resolve) => {
+        client.subscribe<unknown, { rateLimit?: Figures }>(
+          { query },
+          {
+            next: (r) => resolve({ ok: !r.errors, rateLimit: r.extensions?.rateLimit }),
+            error: (e) => resolve({ ok: false, rateLimit: (e as { extensions?: { rateLimit?: Figures } }[])[0]?.extensions?.rateLimit }),
+            complete: () => undefined,
+          },
+        );
+      });
+    const documents = [
+      // Two root fields: two requests.
+      '{ me { credits } usage { plan } }',
+      // Refused by validation: one request, not one per root field.
+      '{ me { nosuchfield } usage { plan } charts { nosuchfield } }',
+      '{ __schema { queryType { name } } }',
+    ];
+    for (const query of documents) {
+      const http = await t.gql(query, undefined, overHttp.key);
+      const ws = await viaSocket(query);
+      expect(ws.ok, query).toBe(!http.body.errors);
+      expect(ws.rateLimit, query).toEqual({ limit: Number(http.headers.get('x-ratelimit-limit')), remaining: remaining(http) });
+    }
+    expect(remaining(await t.api('GET', '/me', { key: overWs.key }))).toBe(1000 - 2 - 1 - 1 - 1);
+    await client.dispose();
   });
 });
 
@@ -237,12 +274,15 @@ describe('subscriptions', () => {
     const reader = res.body!.getReader();
     await new Promise((r) => setTimeout(r, 200));
     await t.api('POST', '/key/rotate', { key: a.key });
+    let timer: NodeJS.Timeout | undefined;
     const ended = await Promise.race([
       (async () => {
         for (;;) if ((await reader.read()).done) return true;
       })(),
-      new Promise((r) => setTimeout(() => r(false), 5000)),
+      new Promise((r) => (timer = setTimeout(() => r(false), 5000))),
     ]);
+    clearTimeout(timer);
+    if (!ended) await reader.cancel();
     expect(ended).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type Inbox, startSmtpInbox } from '../support/smtp.js';

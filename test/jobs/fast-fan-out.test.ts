@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiEngine } from '../../src/infra/asr/openai-engine.js';
 import { decodeToPcm } from '../../src/infra/audio/decode-to-pcm.js';
 import { fanOutChunks } from '../../src/workers/transcription-fan-out.js';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { LONG_PASSAGE, SHORT_PASSAGE } from '../audio/passages.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type AudioServer, newGuid, startAudioServer } from './support/audio-server.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import type { ClaimedTask } from '../../src/core/jobs/task-queue.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';

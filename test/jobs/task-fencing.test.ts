@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import type { JobDonePayload } from '../../src/core/jobs/job-done-payload.js';
 import type { TaskResult } from '../../src/core/jobs/settle-task.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
 import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';

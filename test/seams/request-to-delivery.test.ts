@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { verifySignature } from '../../src/webhook-signature.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
 import { type AudioServer, newGuid, startAudioServer } from '../jobs/support/audio-server.js';

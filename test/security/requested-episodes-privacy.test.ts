@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
 import { inTransaction } from '../../src/core/transaction.js';
 import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';

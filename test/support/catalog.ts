@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import type { TranscriptDoc } from '../../src/core/transcripts/formats/transcript-doc.js';
 import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';
 import { inTransaction } from '../../src/core/transaction.js';

@@ -8,7 +8,7 @@ import * as ledger from '../ledger.js';
 import type { Links } from '../links.js';
 import { prices } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
-import { assertTranscriptId } from '../transcripts/transcript-id.js';
+import { assertTranscriptId } from '../transcript-id.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { LlmReranker } from './llm-reranker.js';
 import { summarizeMentions } from './mention-summary.js';

@@ -1,4 +1,4 @@
-import { transcriptIdFor } from '../catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../transcript-id.js';
 import type { Tx } from '../transaction.js';
 import type { CheckedItem } from './request-input.js';
 

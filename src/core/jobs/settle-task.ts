@@ -6,7 +6,7 @@ import { finishJobs, type JobChange, lockJobs, type SettleContext } from './fini
 import type { Lane } from './lanes.js';
 import { type ClaimedTask, finishTask, lockOwnTask, retryTaskLater } from './task-queue.js';
 import { recordThroughput } from './throughput.js';
-import { grantIncludedUnlock } from './unlock-held.js';
+import { grantIncludedUnlock } from './included-unlock.js';
 
 /** What a worker hands in for a task it transcribed. */
 export interface TaskResult {

@@ -9,7 +9,7 @@ import { inTransaction } from '../transaction.js';
 import { unlockInTransaction } from '../unlock.js';
 import { type TranscriptFormat, contentTypes, renderTranscript } from './formats/render-transcript.js';
 import type { TranscriptDoc } from './formats/transcript-doc.js';
-import { assertTranscriptId } from './transcript-id.js';
+import { assertTranscriptId } from '../transcript-id.js';
 import { createTranscriptVersions } from './transcript-versions.js';
 import { REQUESTED_SHOW_ID } from '../jobs/resolve-episodes.js';
 

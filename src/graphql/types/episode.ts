@@ -1,31 +1,20 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Episode, Show } from '../../generated/prisma/client.js';
 import { EPISODE_LIST, parseFeedId } from '../../core/catalog/discovery/discovery-input.js';
-import type { EpisodeInfo } from '../../core/catalog/discovery/episode-info.js';
-import { showUrls } from '../../core/catalog/discovery/show-finders.js';
+import { TRANSCRIPT_ID } from '../../core/transcript-id.js';
 import { DomainError, invalid } from '../../core/errors.js';
-import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
+import { episodeInfoShape, episodeListShape, episodeShape } from '../../wire/catalog-shapes.js';
 import { requireActor } from '../require-actor.js';
+import { shapeFields, shapeType } from '../shape-type.js';
 import { ShowRef } from './show.js';
 import { TranscriptRef } from './transcript.js';
 
 export const EpisodeRef = builder.prismaObject('Episode', {
   description: 'An episode in a show\'s list (REST Episode).',
   fields: (t) => ({
-    guid: t.exposeString('guid'),
-    transcriptId: t.exposeString('transcriptId', { description: 'First 16 hex characters of SHA-1 of the guid.' }),
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
-    episode: t.exposeInt('episodeNumber', { nullable: true, description: 'Episode number.' }),
-    season: t.exposeInt('season', { nullable: true }),
-    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
-    durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
-    audioUrl: t.string({ description: 'Original audio location: `url` in a transcription request.', resolve: (e) => e.audioUrl ?? '' }),
-    transcriptStatus: t.exposeString('transcriptStatus', { description: 'ready, processing or none.' }),
-    transcriptUrl: t.string({ resolve: (e, _a, ctx) => ctx.services.links.transcript(e.transcriptId) }),
-    pageUrl: t.string({ resolve: (e, _a, ctx) => ctx.services.links.episodePage(e.transcriptId) }),
+    ...shapeFields(t, episodeShape),
     show: t.relation('show'),
     transcript: t.field({
       type: TranscriptRef,
@@ -48,9 +37,10 @@ type Connection = { show: Show; readyCount: number; truncated: boolean; edges: E
 const cursorOf = (transcriptId: string) => Buffer.from(`ep:${transcriptId}`).toString('base64url');
 function transcriptIdAfter(cursor: string | null | undefined): string | null {
   if (!cursor) return null;
-  const m = /^ep:([0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw invalid('after', 'not a cursor from this connection');
-  return m[1]!;
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  const id = decoded.slice(3);
+  if (!decoded.startsWith('ep:') || !TRANSCRIPT_ID.test(id)) throw invalid('after', 'not a cursor from this connection');
+  return id;
 }
 
 const EpisodeEdgeRef = builder.objectRef<Edge>('EpisodeEdge').implement({
@@ -61,8 +51,8 @@ const EpisodeConnectionRef = builder.objectRef<Connection>('EpisodeConnection').
   description: 'A show\'s episodes, newest first. Cursors are opaque.',
   fields: (t) => ({
     show: t.field({ type: ShowRef, resolve: (c) => c.show }),
-    readyCount: t.exposeInt('readyCount', { description: "The show's episodes with a transcript ready (all, not only this page)." }),
-    truncated: t.exposeBoolean('truncated', { description: 'True when older episodes exist that this page leaves out.' }),
+    readyCount: t.exposeInt('readyCount', { description: episodeListShape.fields.ready_count!.description }),
+    truncated: t.exposeBoolean('truncated', { description: episodeListShape.fields.truncated!.description }),
     edges: t.field({ type: [EpisodeEdgeRef], resolve: (c) => c.edges }),
     nodes: t.field({ type: [EpisodeRef], resolve: (c) => c.edges.map((e) => e.node) }),
     hasNextPage: t.exposeBoolean('hasNextPage'),
@@ -70,30 +60,7 @@ const EpisodeConnectionRef = builder.objectRef<Connection>('EpisodeConnection').
   }),
 });
 
-const EpisodeInfoShowRef = builder.objectRef<NonNullable<EpisodeInfo['show']>>('EpisodeInfoShow').implement({
-  fields: (t) => ({
-    feedId: t.float({ resolve: (s) => Number(s.feedId) }),
-    title: t.exposeString('title'),
-    author: t.exposeString('author'),
-    artwork: t.exposeString('artwork'),
-    url: t.string({ resolve: (s, _a, ctx) => showUrls(ctx.services.links, s.feedId).url }),
-  }),
-});
-
-const EpisodeInfoRef = builder.objectRef<EpisodeInfo>('EpisodeInfo').implement({
-  description: 'Whether and at what price the calling key can read an episode (REST GET /episodes/{transcript_id}).',
-  fields: (t) => ({
-    transcriptId: t.exposeString('transcriptId'),
-    title: t.exposeString('title'),
-    transcriptStatus: t.exposeString('transcriptStatus', { description: '`ready` when a transcript can be read now; otherwise `none`.' }),
-    unlocked: t.exposeBoolean('unlocked', { description: 'Whether this key unlocked it (always true for the public sample).' }),
-    unlockCost: t.exposeInt('unlockCost', { nullable: true, description: `0 when unlocked or the sample, ${prices.unlock} when ready, null while no transcript exists.` }),
-    wordCount: t.exposeInt('wordCount'),
-    durationSeconds: t.exposeFloat('durationSeconds'),
-    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true, description: 'The episode date, per its feed.' }),
-    show: t.field({ type: EpisodeInfoShowRef, nullable: true, resolve: (i) => i.show }),
-  }),
-});
+const EpisodeInfoRef = shapeType(episodeInfoShape);
 
 builder.queryFields((t) => ({
   episodes: t.field({ ...operation('listEpisodes'),

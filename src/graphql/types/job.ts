@@ -1,46 +1,15 @@
-import type { AlreadyTranscribed, QuotedEpisode, RequestResult } from '../../core/jobs/create-request.js';
 import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
-import type { JobEpisodeView, JobView } from '../../core/jobs/job-view.js';
+import type { JobView } from '../../core/jobs/job-view.js';
 import { MAX_EPISODES_PER_REQUEST } from '../../core/jobs/request-input.js';
 import { invalid } from '../../core/errors.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
+import { jobShape, requestResultShape } from '../../wire/job-shapes.js';
 import { requireActor } from '../require-actor.js';
+import { shapeType } from '../shape-type.js';
 
-const JobEpisodeRef = builder.objectRef<JobEpisodeView>('JobEpisode').implement({
-  fields: (t) => ({
-    transcriptId: t.exposeString('transcriptId'),
-    title: t.exposeString('title'),
-    status: t.exposeString('status', { description: 'queued, ready, or failed (refunded; the job still completes).' }),
-    url: t.exposeString('url', { nullable: true, description: 'Episode page URL, once ready.' }),
-    transcriptUrl: t.exposeString('transcriptUrl', { nullable: true }),
-    charged: t.exposeInt('charged'),
-    error: t.exposeString('error', { nullable: true }),
-  }),
-});
-
-export const JobRef = builder.objectRef<JobView>('Job').implement({
-  description: 'A transcription job with live status and estimate.',
-  fields: (t) => ({
-    id: t.exposeString('id'),
-    status: t.exposeString('status', { description: 'queued, processing or done.' }),
-    fast: t.exposeBoolean('fast'),
-    promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true, description: 'Fast lane, while running: the promise in seconds from creation.' }),
-    estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
-    estimatedSeconds: t.exposeInt('estimatedSeconds'),
-    queueAheadEpisodes: t.exposeInt('queueAheadEpisodes'),
-    pollAfterSeconds: t.exposeInt('pollAfterSeconds', { nullable: true }),
-    pollUrl: t.exposeString('pollUrl'),
-    webhookUrl: t.exposeString('webhookUrl', { nullable: true }),
-    done: t.exposeInt('done'),
-    total: t.exposeInt('total'),
-    episodes: t.field({ type: [JobEpisodeRef], resolve: (j) => j.episodes }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-    creditsRefunded: t.exposeInt('creditsRefunded'),
-  }),
-});
+export const JobRef = shapeType(jobShape);
 
 type Edge = { cursor: string; node: JobView };
 type Connection = { edges: Edge[]; totalCount: number; hasNextPage: boolean };
@@ -68,48 +37,7 @@ function offsetAfter(cursor: string | null | undefined): number {
   return Number(m[1]) + 1;
 }
 
-const AlreadyTranscribedRef = builder.objectRef<AlreadyTranscribed>('AlreadyTranscribed').implement({
-  fields: (t) => ({
-    transcriptId: t.exposeString('transcriptId'),
-    title: t.exposeString('title'),
-    charged: t.exposeInt('charged'),
-    url: t.exposeString('url'),
-    transcriptUrl: t.exposeString('transcriptUrl'),
-  }),
-});
-
-const QuotedEpisodeRef = builder.objectRef<QuotedEpisode>('QuotedEpisode').implement({
-  fields: (t) => ({
-    transcriptId: t.exposeString('transcriptId'),
-    title: t.exposeString('title'),
-    status: t.exposeString('status', { description: 'ready (library, unlocked) or queued (to transcribe).' }),
-    charged: t.exposeInt('charged'),
-  }),
-});
-
-const RequestResultRef = builder.objectRef<RequestResult>('TranscriptionRequestResult').implement({
-  description: 'Result of requestTranscription; with dryRun the quote (job null, nothing charged).',
-  fields: (t) => ({
-    requestId: t.exposeString('requestId', { nullable: true }),
-    job: t.field({ type: JobRef, nullable: true, resolve: (r) => r.job }),
-    alreadyTranscribed: t.field({ type: [AlreadyTranscribedRef], resolve: (r) => r.alreadyTranscribed }),
-    queued: t.exposeInt('queued'),
-    creditsCharged: t.exposeInt('creditsCharged'),
-    creditsRemaining: t.exposeInt('creditsRemaining'),
-    delivery: t.exposeString('delivery'),
-    notify: t.exposeString('notify'),
-    dryRun: t.exposeBoolean('dryRun'),
-    creditsRequired: t.exposeInt('creditsRequired'),
-    sufficient: t.exposeBoolean('sufficient'),
-    fast: t.exposeBoolean('fast'),
-    fastLaneAvailable: t.exposeBoolean('fastLaneAvailable', { description: 'Whether a fast lane is configured; without one fast: true fails with fast_lane_unavailable, nothing charged.' }),
-    promiseSeconds: t.exposeInt('promiseSeconds', { nullable: true }),
-    estimatedSeconds: t.exposeInt('estimatedSeconds'),
-    estimatedReadyAt: t.expose('estimatedReadyAt', { type: 'DateTime', nullable: true }),
-    queueAheadEpisodes: t.exposeInt('queueAheadEpisodes'),
-    episodes: t.field({ type: [QuotedEpisodeRef], resolve: (r) => r.episodes }),
-  }),
-});
+const RequestResultRef = shapeType(requestResultShape);
 
 const EpisodeInput = builder.inputType('TranscriptionEpisodeInput', {
   fields: (t) => ({

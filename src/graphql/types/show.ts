@@ -1,34 +1,19 @@
 import { EPISODE_LIST, listLength, parseFeedId } from '../../core/catalog/discovery/discovery-input.js';
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
-import { showUrls } from '../../core/catalog/discovery/show-finders.js';
+import { EPISODES_NEWEST_FIRST } from '../../core/catalog/discovery/episode-order.js';
+import { showShape } from '../../wire/catalog-shapes.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
+import { shapeFields } from '../shape-type.js';
 
 // Ids are emitted as Float: Podtext's own feed ids start at 10^12, past GraphQL's 32-bit Int.
 const ID_NOTE = 'An integer; typed Float because ids pass 2^31 (Podtext numbers feeds it adds itself from 10^12).';
 
-/** Newest first; episodes without a date last; ties broken by transcript id, as in REST. */
-export const EPISODES_NEWEST_FIRST = [{ publishedAt: { sort: 'desc', nulls: 'last' } }, { transcriptId: 'asc' }] as const;
-
 export const ShowRef = builder.prismaObject('Show', {
   description: 'A show in the index (REST ShowSummary and Show).',
   fields: (t) => ({
-    feedId: t.float({ description: `The show's feed id. ${ID_NOTE}`, resolve: (s) => Number(s.id) }),
-    title: t.exposeString('title'),
-    author: t.exposeString('author'),
-    description: t.exposeString('description'),
-    artwork: t.exposeString('artwork', { description: 'Image URL (may be empty).' }),
-    language: t.exposeString('language', { nullable: true }),
-    categories: t.exposeStringList('categories'),
-    episodeCountTracked: t.exposeInt('episodeCountTracked', { nullable: true }),
-    newestEpisodeAt: t.expose('newestEpisodeAt', { type: 'DateTime', nullable: true }),
-    feedUrl: t.exposeString('feedUrl', { nullable: true }),
-    website: t.exposeString('website', { nullable: true }),
-    appleId: t.float({ nullable: true, description: `Apple Podcasts collection id. ${ID_NOTE}`, resolve: (s) => (s.appleId === null ? null : Number(s.appleId)) }),
-    indexed: t.exposeBoolean('indexed', { description: 'True when Podtext keeps the show refreshed.' }),
-    url: t.string({ description: "The show's page on the site.", resolve: (s, _a, ctx) => showUrls(ctx.services.links, s.id).url }),
-    episodesUrl: t.string({ description: 'The REST episode list.', resolve: (s, _a, ctx) => showUrls(ctx.services.links, s.id).episodesUrl }),
+    ...shapeFields(t, showShape),
     episodes: t.relation('episodes', {
       description: `Newest first. Loaded with the show in one round trip. For cursors, readyCount and truncated use the root \`episodes\` field.`,
       args: { first: t.arg.int({ description: `1 to ${EPISODE_LIST.max}. Default: ${EPISODE_LIST.default}.` }) },

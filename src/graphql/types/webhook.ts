@@ -1,8 +1,10 @@
 import type { WebhookAttemptView, WebhookDeliveryView } from '../../core/webhooks/delivery-log.js';
-import type { InboxCreated, InboxDelivery } from '../../core/webhooks/test-inbox.js';
+import type { InboxDelivery } from '../../core/webhooks/test-inbox.js';
+import { inboxShape } from '../../wire/webhook-shapes.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
+import { shapeType } from '../shape-type.js';
 
 const WebhookSecretRef = builder.objectRef<{ secret: string; header: string; scheme: string }>('WebhookSecret').implement({
   description: 'The secret that signs job.done webhooks.',
@@ -17,15 +19,7 @@ const RotatedSecretRef = builder.objectRef<{ secret: string; rotated: boolean }>
   fields: (t) => ({ secret: t.exposeString('secret'), rotated: t.exposeBoolean('rotated') }),
 });
 
-const InboxRef = builder.objectRef<InboxCreated>('WebhookInbox').implement({
-  description: 'A hosted test receiver, valid for 24 hours.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    url: t.exposeString('url', { description: 'Send here: {site_url}/hooks/inbox/{id}. No key; any sender; bodies up to 256 KB.' }),
-    deliveriesUrl: t.exposeString('deliveriesUrl', { description: 'REST address of what arrived (GET with your key).' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-  }),
-});
+const InboxRef = shapeType(inboxShape);
 
 const HeaderRef = builder.objectRef<[string, string]>('HttpHeader').implement({
   fields: (t) => ({ name: t.string({ resolve: (h) => h[0] }), value: t.string({ resolve: (h) => h[1] }) }),

@@ -1,29 +1,10 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { MAX_TOPIC_CHARS, type AiSearchResult } from '../../core/aisearch/ai-search-service.js';
+import { MAX_TOPIC_CHARS } from '../../core/aisearch/ai-search-service.js';
 import { prices } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
-
-const MentionSchema = z
-  .object({
-    quote: z.string().openapi({ description: 'Verbatim text of the transcript, checked against it before answering.' }),
-    context: z.string().openapi({ description: 'The sentences around the quote.' }),
-    timestamp_seconds: z.number().nullable().openapi({ description: 'Start of the quote in seconds; null when the transcript has no time for it.' }),
-    listen_url: z.string().nullable().openapi({ description: '`{site_url}/t/{transcript_id}#t=<whole seconds>`; null exactly when `timestamp_seconds` is.' }),
-  })
-  .openapi('AiSearchMention');
-
-const ResultSchema = z
-  .object({
-    transcript_id: z.string(),
-    topic: z.string().openapi({ description: 'The topic as searched (trimmed).' }),
-    found: z.boolean(),
-    summary: z.string(),
-    mentions: z.array(MentionSchema).openapi({ description: 'At most 5, in time order.' }),
-    credits: z.number().int().openapi({ description: `Credits this query charged: ${prices.aiSearchQuery}. A failed query is refunded and answers an error instead.` }),
-    credits_remaining: z.number().int().openapi({ description: 'The balance after the charge.' }),
-  })
-  .openapi('AiSearchResult');
+import { TRANSCRIPT_ID_PATTERN } from '../../core/transcript-id.js';
+import { aiSearchResultShape } from '../../wire/ai-search-shapes.js';
 
 const queryRoute = createRoute({
   method: 'post',
@@ -45,7 +26,7 @@ const queryRoute = createRoute({
       content: {
         'application/json': {
           schema: z.object({
-            transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }),
+            transcript_id: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN, example: '97ab7f764b594d58' }),
             topic: z.string().openapi({ minLength: 1, maxLength: MAX_TOPIC_CHARS, description: `1 to ${MAX_TOPIC_CHARS} characters after trimming.`, example: 'electric cars' }),
           }),
         },
@@ -53,7 +34,7 @@ const queryRoute = createRoute({
     },
   },
   responses: {
-    200: ok(ResultSchema, 'The result; `found: false` with no mentions when the topic does not occur (still charged).'),
+    200: ok(aiSearchResultShape.zod, 'The result; `found: false` with no mentions when the topic does not occur (still charged).'),
     ...errors({
       ...keyedErrors,
       400: 'Malformed input naming the field: `transcript_id` not 16 lowercase hex, `topic` empty or over 200 characters.',
@@ -65,23 +46,11 @@ const queryRoute = createRoute({
   },
 });
 
-/** The wire shape of a result (snake_case, as every REST body). */
-export function aiSearchWire(r: AiSearchResult) {
-  return {
-    transcript_id: r.transcriptId,
-    topic: r.topic,
-    found: r.found,
-    summary: r.summary,
-    mentions: r.mentions.map((m) => ({ quote: m.quote, context: m.context, timestamp_seconds: m.timestampSeconds, listen_url: m.listenUrl })),
-    credits: r.credits,
-    credits_remaining: r.creditsRemaining,
-  };
-}
-
 export function registerAiSearchRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(queryRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await c.get('services').aiSearch.query(c.get('actor'), { transcriptId: body.transcript_id, topic: body.topic });
-    return c.json(aiSearchWire(result), 200);
+    const services = c.get('services');
+    const result = await services.aiSearch.query(c.get('actor'), { transcriptId: body.transcript_id, topic: body.topic });
+    return c.json(aiSearchResultShape.toWire(result, services), 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { RestEnv } from '../env.js';
-import { ChartsSchema, chartsWire } from '../schemas/catalog.js';
+import { chartsShape } from '../../wire/catalog-shapes.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const chartsRoute = createRoute({
@@ -15,9 +15,12 @@ const chartsRoute = createRoute({
   request: {
     query: z.object({ genre: z.string().optional().openapi({ description: 'A genre slug from `genres`; omit it for the overall chart.', example: 'true-crime' }) }),
   },
-  responses: { 200: ok(ChartsSchema, 'The chart'), ...errors({ ...keyedErrors, 400: 'Unknown `genre`; the message lists the valid slugs.' }) },
+  responses: { 200: ok(chartsShape.zod, 'The chart'), ...errors({ ...keyedErrors, 400: 'Unknown `genre`; the message lists the valid slugs.' }) },
 });
 
 export function registerChartRoutes(api: OpenAPIHono<RestEnv>): void {
-  api.openapi(chartsRoute, async (c) => c.json(chartsWire(await c.get('services').discovery.charts(c.req.valid('query').genre)), 200));
+  api.openapi(chartsRoute, async (c) => {
+    const services = c.get('services');
+    return c.json(chartsShape.toWire(await services.discovery.charts(c.req.valid('query').genre), services), 200);
+  });
 }

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
 import type { RestEnv } from '../env.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
-import { JobSchema, jobWire } from '../schemas/job.js';
+import { jobShape } from '../../wire/job-shapes.js';
 
 const listRoute = createRoute({
   method: 'get',
@@ -19,7 +19,7 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ jobs: z.array(JobSchema), page: z.number().int(), per: z.number().int(), total: z.number().int(), has_more: z.boolean() }), 'A page of jobs'),
+    200: ok(z.object({ jobs: z.array(jobShape.zod), page: z.number().int(), per: z.number().int(), total: z.number().int(), has_more: z.boolean() }), 'A page of jobs'),
     ...errors(keyedErrors),
   },
 });
@@ -34,14 +34,18 @@ const getRoute = createRoute({
   security: keyed,
  
   request: { params: z.object({ id: z.string().openapi({ format: 'uuid' }) }) },
-  responses: { 200: ok(JobSchema, 'The job'), ...errors({ ...keyedErrors, 404: 'No such job for this key (or a malformed id).' }) },
+  responses: { 200: ok(jobShape.zod, 'The job'), ...errors({ ...keyedErrors, 404: 'No such job for this key (or a malformed id).' }) },
 });
 
 export function registerJobRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(listRoute, async (c) => {
     const { page, per } = c.req.valid('query');
-    const r = await c.get('services').jobs.list(c.get('actor'), { page, per });
-    return c.json({ jobs: r.jobs.map(jobWire), page: r.page, per: r.per, total: r.total, has_more: r.hasMore }, 200);
+    const services = c.get('services');
+    const r = await services.jobs.list(c.get('actor'), { page, per });
+    return c.json({ jobs: r.jobs.map((j) => jobShape.toWire(j, services)), page: r.page, per: r.per, total: r.total, has_more: r.hasMore }, 200);
   });
-  api.openapi(getRoute, async (c) => c.json(jobWire(await c.get('services').jobs.get(c.get('actor'), c.req.valid('param').id)), 200));
+  api.openapi(getRoute, async (c) => {
+    const services = c.get('services');
+    return c.json(jobShape.toWire(await services.jobs.get(c.get('actor'), c.req.valid('param').id), services), 200);
+  });
 }

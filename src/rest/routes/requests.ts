@@ -4,7 +4,8 @@ import { REQUESTED_SHOW_TITLE } from '../../core/jobs/resolve-episodes.js';
 import { prices } from '../../core/pricing.js';
 import type { RestEnv } from '../env.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
-import { RequestBodySchema, RequestResultSchema, requestResultWire } from '../schemas/job.js';
+import { requestResultShape } from '../../wire/job-shapes.js';
+import { RequestBodySchema } from '../schemas/job.js';
 
 const requestRoute = createRoute({
   method: 'post',
@@ -23,7 +24,7 @@ const requestRoute = createRoute({
  
   request: { body: { required: true, content: { 'application/json': { schema: RequestBodySchema } } } },
   responses: {
-    200: ok(RequestResultSchema, 'Unlocked and queued (or, with dry_run, quoted)'),
+    200: ok(requestResultShape.zod, 'Unlocked and queued (or, with dry_run, quoted)'),
     ...errors({ ...keyedErrors, 400: `Malformed input: more than ${MAX_EPISODES_PER_REQUEST} episodes, a missing guid or url, a webhook_url that is not https, … (the message names the field). \`fast_lane_unavailable\`: \`fast\` asked where no fast lane is configured (\`fast_lane_available\` false on a dry run); nothing was charged or queued.`, 402: 'Insufficient credits: the message gives the required and available credits; nothing was charged.' }),
   },
 });
@@ -31,13 +32,14 @@ const requestRoute = createRoute({
 export function registerRequestRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(requestRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await c.get('services').jobs.request(c.get('actor'), {
+    const services = c.get('services');
+    const result = await services.jobs.request(c.get('actor'), {
       episodes: body.episodes,
       email: body.email,
       webhookUrl: body.webhook_url,
       dryRun: body.dry_run,
       fast: body.fast,
     });
-    return c.json(requestResultWire(result), 200);
+    return c.json(requestResultShape.toWire(result, services), 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { MAX_QUERY_LENGTH, SEARCH_LIMIT } from '../../core/catalog/discovery/discovery-input.js';
 import type { RestEnv } from '../env.js';
-import { ShowSummarySchema, showSummaryWire } from '../schemas/catalog.js';
+import { showSummaryShape } from '../../wire/catalog-shapes.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const searchRoute = createRoute({
@@ -23,7 +23,7 @@ const searchRoute = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ query: z.string(), shows: z.array(ShowSummarySchema) }), 'Matching shows, best first'),
+    200: ok(z.object({ query: z.string(), shows: z.array(showSummaryShape.zod) }), 'Matching shows, best first'),
     ...errors({
       ...keyedErrors,
       400: `\`invalid_request\`: \`q\` missing, empty or longer than ${MAX_QUERY_LENGTH} characters, or a feed URL that cannot be added (not a podcast feed, a refused address, or its server failing; the message says which). \`unsupported_link\`: a streaming-service link, or a directory link naming the show only by that directory's own id.`,
@@ -35,6 +35,6 @@ export function registerSearchRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(searchRoute, async (c) => {
     const services = c.get('services');
     const result = await services.discovery.search(c.get('actor'), c.req.valid('query').q);
-    return c.json({ query: result.query, shows: result.shows.map((s) => showSummaryWire(s, services.links)) }, 200);
+    return c.json({ query: result.query, shows: result.shows.map((s) => showSummaryShape.toWire(s, services)) }, 200);
   });
 }

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { EPISODE_LIST } from '../../core/catalog/discovery/discovery-input.js';
 import { LOOKUP_PRECEDENCE } from '../../core/catalog/discovery/lookup-show.js';
 import type { RestEnv } from '../env.js';
-import { EpisodeListSchema, ShowSchema, ShowSummarySchema, episodeListWire, showSummaryWire, showWire } from '../schemas/catalog.js';
+import { episodeListShape, showShape, showSummaryShape } from '../../wire/catalog-shapes.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const feedIdParam = z.object({
@@ -26,7 +26,7 @@ const lookupRoute = createRoute({
     }),
   },
   responses: {
-    200: ok(ShowSummarySchema, 'The show'),
+    200: ok(showSummaryShape.zod, 'The show'),
     ...errors({
       ...keyedErrors,
       400: '`invalid_request`: none of `apple_id`, `feed_url`, `url` given, or one is malformed. `unsupported_link`: `url` is a streaming-service link, or a directory link naming the show only by that directory\'s own id.',
@@ -44,7 +44,7 @@ const showRoute = createRoute({
   security: keyed,
  
   request: { params: feedIdParam },
-  responses: { 200: ok(ShowSchema, 'The show'), ...errors({ ...keyedErrors, 400: '`feed_id` is not a positive integer.', 404: 'Show not found.' }) },
+  responses: { 200: ok(showShape.zod, 'The show'), ...errors({ ...keyedErrors, 400: '`feed_id` is not a positive integer.', 404: 'Show not found.' }) },
 });
 
 const episodesRoute = createRoute({
@@ -64,7 +64,7 @@ const episodesRoute = createRoute({
     }),
   },
   responses: {
-    200: ok(EpisodeListSchema, 'The episode list'),
+    200: ok(episodeListShape.zod, 'The episode list'),
     ...errors({ ...keyedErrors, 400: `\`feed_id\` is not a positive integer, or \`max\` is not an integer from 1 to ${EPISODE_LIST.max}.`, 404: 'Show not found.' }),
   },
 });
@@ -75,15 +75,15 @@ export function registerShowRoutes(api: OpenAPIHono<RestEnv>): void {
     const services = c.get('services');
     const q = c.req.valid('query');
     const show = await services.discovery.lookup(c.get('actor'), { appleId: q.apple_id, feedUrl: q.feed_url, url: q.url });
-    return c.json(showSummaryWire(show, services.links), 200);
+    return c.json(showSummaryShape.toWire(show, services), 200);
   });
   api.openapi(showRoute, async (c) => {
     const services = c.get('services');
-    return c.json(showWire(await services.discovery.show(c.req.valid('param').feed_id), services.links), 200);
+    return c.json(showShape.toWire(await services.discovery.show(c.req.valid('param').feed_id), services), 200);
   });
   api.openapi(episodesRoute, async (c) => {
     const services = c.get('services');
     const list = await services.discovery.episodes(c.get('actor'), c.req.valid('param').feed_id, { max: c.req.valid('query').max });
-    return c.json(episodeListWire(list, services.links), 200);
+    return c.json(episodeListShape.toWire(list, services), 200);
   });
 }

@@ -4,6 +4,7 @@ import type { TranscriptFormat } from '../../core/transcripts/formats/render-tra
 import { FORMATS } from '../../core/transcripts/transcript-service.js';
 import type { RestEnv } from '../env.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+import { TRANSCRIPT_ID_PATTERN } from '../../core/transcript-id.js';
 
 const readRoute = createRoute({
   method: 'get',
@@ -21,7 +22,7 @@ const readRoute = createRoute({
   ].join('\n\n'),
   security: [...keyed, {}],
   request: {
-    params: z.object({ transcript_id: z.string().openapi({ pattern: '^[0-9a-f]{16}$', example: '97ab7f764b594d58' }) }),
+    params: z.object({ transcript_id: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN, example: '97ab7f764b594d58' }) }),
     query: z.object({
       format: z.enum(FORMATS as [string, ...string[]]).default('json'),
       timestamps: z.enum(['0', '1']).optional().openapi({ description: '`1`: with format=json, timed segments.' }),
@@ -51,7 +52,7 @@ const unlockRoute = createRoute({
   description: 'Unlocking is permanent, survives key rotation and covers every format. `credits` is what this call charged (1, or 0 when the key already had it); `credits_remaining` is the balance after.',
   security: keyed,
  
-  request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: '^[0-9a-f]{16}$' }) }) } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN }) }) } } } },
   responses: {
     200: ok(z.object({ unlocked: z.string(), credits: z.number().int(), credits_remaining: z.number().int(), formats: z.array(z.string()) }), 'Unlocked'),
     ...errors({ ...keyedErrors, 402: 'Insufficient credits.', 404: 'No transcript yet.' }),

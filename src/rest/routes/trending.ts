@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { TRENDING_DEFAULT_LANG, TRENDING_LIST } from '../../core/catalog/discovery/discovery-input.js';
 import { TRENDING_DOCS } from '../../core/catalog/discovery/trending.js';
 import type { RestEnv } from '../env.js';
-import { ShowSummarySchema, showSummaryWire } from '../schemas/catalog.js';
+import { showSummaryShape } from '../../wire/catalog-shapes.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const trendingRoute = createRoute({
@@ -22,7 +22,7 @@ const trendingRoute = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ categories: z.array(z.string()), shows: z.array(ShowSummarySchema) }), 'Trending shows, best first'),
+    200: ok(z.object({ categories: z.array(z.string()), shows: z.array(showSummaryShape.zod) }), 'Trending shows, best first'),
     ...errors({ ...keyedErrors, 400: `\`max\` is not an integer from 1 to ${TRENDING_LIST.max}, or \`lang\` is not a language tag.` }),
   },
 });
@@ -31,6 +31,6 @@ export function registerTrendingRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(trendingRoute, async (c) => {
     const services = c.get('services');
     const r = await services.discovery.trending(c.req.valid('query'));
-    return c.json({ categories: r.categories, shows: r.shows.map((s) => showSummaryWire(s, services.links)) }, 200);
+    return c.json({ categories: r.categories, shows: r.shows.map((s) => showSummaryShape.toWire(s, services)) }, 200);
   });
 }

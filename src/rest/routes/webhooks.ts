@@ -5,6 +5,7 @@ import { INBOX_MAX_BODY_BYTES, INBOX_MAX_DELIVERIES, type InboxDelivery } from '
 import type { RestEnv } from '../env.js';
 import { errorBody } from '../error-response.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+import { inboxShape } from '../../wire/webhook-shapes.js';
 
 const eventDocs = [
   'Podtext sends `job.done` as a POST with the JSON body `{event: "job.done", job, sent_at}` to the job\'s `webhook_url`.',
@@ -20,15 +21,6 @@ const SecretSchema = z
     scheme: z.string().openapi({ description: 'How the signature is made and checked.' }),
   })
   .openapi('WebhookSecret');
-
-const InboxSchema = z
-  .object({
-    id: z.string().openapi({ format: 'uuid' }),
-    url: z.string().openapi({ description: 'Send here: `{site_url}/hooks/inbox/{id}`. No key; any sender; a body up to 256 KB.' }),
-    deliveries_url: z.string().openapi({ description: '`GET` this with your key to read what arrived.' }),
-    expires_at: z.string().openapi({ format: 'date-time', description: '24 hours after creation.' }),
-  })
-  .openapi('WebhookInbox');
 
 const InboxDeliverySchema = z
   .object({
@@ -112,7 +104,7 @@ const createInboxRoute = createRoute({
   summary: 'A hosted test receiver, valid for 24 hours',
   description: `Use its \`url\` as a \`webhook_url\`, or send to it with any HTTP client. It keeps the newest ${INBOX_MAX_DELIVERIES} requests; a body over 256 KB gets 413.`,
   security: keyed,
-  responses: { 200: ok(InboxSchema, 'The inbox'), ...errors(keyedErrors) },
+  responses: { 200: ok(inboxShape.zod, 'The inbox'), ...errors(keyedErrors) },
 });
 
 const readInboxRoute = createRoute({
@@ -143,8 +135,8 @@ export function registerWebhookRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(getSecretRoute, async (c) => c.json(await c.get('services').webhooks.getSecret(c.get('actor')), 200));
   api.openapi(rotateSecretRoute, async (c) => c.json(await c.get('services').webhooks.rotateSecret(c.get('actor')), 200));
   api.openapi(createInboxRoute, async (c) => {
-    const inbox = await c.get('services').webhooks.createInbox(c.get('actor'));
-    return c.json({ id: inbox.id, url: inbox.url, deliveries_url: inbox.deliveriesUrl, expires_at: inbox.expiresAt.toISOString() }, 200);
+    const services = c.get('services');
+    return c.json(inboxShape.toWire(await services.webhooks.createInbox(c.get('actor')), services), 200);
   });
   api.openapi(readInboxRoute, async (c) => {
     const inbox = await c.get('services').webhooks.readInbox(c.get('actor'), c.req.valid('param').id);

@@ -10,13 +10,13 @@ import { parseFeedId } from './discovery-input.js';
 import { createEpisodeInfo, type EpisodeInfo } from './episode-info.js';
 import { createEpisodeLister, type EpisodeList, type EpisodePageInput } from './episode-list.js';
 import { type LookupInput, lookupShow } from './lookup-show.js';
-import { createShowSearch, type ShowSearchOptions } from './search-index/show-search.js';
+import { createNameSearch, type NameSearchOptions } from './search-index/name-search.js';
 import { createShowSearchFlow, type SearchResult } from './search-shows.js';
 import { type ShowQuery, findById, showsInOrder } from './show-finders.js';
 import { createShowSummaries } from './show-summaries.js';
 import { computeTrending, type Trending, type TrendingInput } from './trending.js';
 
-export interface DiscoveryOptions extends ShowSearchOptions {
+export interface DiscoveryOptions extends NameSearchOptions {
   /** How long a trending list is reused, in seconds. Default: 60. */
   trendingCacheSeconds: number;
 }
@@ -42,7 +42,7 @@ export interface DiscoveryDeps {
 export function createDiscovery(deps: DiscoveryDeps) {
   const { db, links, clock, log } = deps;
   const summaries = createShowSummaries({ db });
-  const showSearch = createShowSearch({ db, log, options: deps.options, onChanged: summaries.forget });
+  const showSearch = createNameSearch({ db, log, options: deps.options, onChanged: summaries.forget });
   const flow = createShowSearchFlow({ db, catalogIngest: deps.catalogIngest, showSearch, summaries });
   const lister = createEpisodeLister({ db, catalogIngest: deps.catalogIngest, log });
   const infos = createEpisodeInfo({ db, sampleTranscriptId: deps.sampleTranscriptId });

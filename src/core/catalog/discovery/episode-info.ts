@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/actor.js';
 import { DomainError } from '../../errors.js';
 import { prices } from '../../pricing.js';
-import { assertTranscriptId } from '../../transcripts/transcript-id.js';
+import { assertTranscriptId } from '../../transcript-id.js';
 
 /** Spec 2.6: what a caller needs to decide whether to unlock an episode. */
 export interface EpisodeInfo {

@@ -4,6 +4,7 @@ import type { Logger } from '../../../infra/logger.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
+import { EPISODES_NEWEST_FIRST, EPISODES_NEWEST_FIRST_SQL } from './episode-order.js';
 import { type EpisodeListState, episodeListState } from './episode-list-state.js';
 import { UNBROWSABLE_SOURCES, findById } from './show-finders.js';
 
@@ -45,13 +46,10 @@ export interface EpisodePageInput {
   query?: EpisodeQuery;
 }
 
-// Newest first; episodes without a date last; the transcript id breaks ties so pages are stable.
-const NEWEST_FIRST: Prisma.EpisodeOrderByWithRelationInput[] = [{ publishedAt: { sort: 'desc', nulls: 'last' } }, { transcriptId: 'asc' }];
-
 type EpisodeJson = Omit<EpisodeRow, 'publishedAt'> & { publishedAt: string | null };
 
 /**
- * The first `take` episodes in {@link NEWEST_FIRST} order, as one JSON value:
+ * The first `take` episodes in {@link EPISODES_NEWEST_FIRST} order, as one JSON value:
  * on the embedded database, handing a thousand rows over one field at a time
  * costs several times the query itself.
  */
@@ -60,7 +58,7 @@ async function newestEpisodes(db: PrismaClient, feedId: bigint, take: number): P
     `SELECT coalesce(json_agg(e), '[]')::text AS rows FROM (
        SELECT transcript_id AS "transcriptId", guid, title, description, episode_number AS "episodeNumber", season,
          published_at AS "publishedAt", duration_seconds AS "durationSeconds", audio_url AS "audioUrl", transcript_status AS "transcriptStatus"
-       FROM episodes WHERE show_id = $1 ORDER BY published_at DESC NULLS LAST, transcript_id LIMIT $2) e`,
+       FROM episodes WHERE show_id = $1 ORDER BY ${EPISODES_NEWEST_FIRST_SQL} LIMIT $2) e`,
     feedId,
     take,
   );
@@ -152,7 +150,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
         if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
         cursor = { transcriptId: input.after };
       }
-      const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
+      const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
       const hasMore = rows.length > max;
       return { show, readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
     },

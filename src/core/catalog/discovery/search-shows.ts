@@ -5,7 +5,7 @@ import { searchKey } from '../ingest/search-key.js';
 import type { DirectoryTarget } from './directory-links.js';
 import { SEARCH_LIMIT, searchQuery } from './discovery-input.js';
 import { queryKind } from './query-kind.js';
-import type { ShowSearch } from './search-index/show-search.js';
+import type { NameSearch } from './search-index/name-search.js';
 import { type ShowQuery, type ShowSummaryRow, findByAppleId, findByFeedUrl, findById } from './show-finders.js';
 import type { ShowSummaries } from './show-summaries.js';
 
@@ -19,7 +19,7 @@ export interface SearchResult {
 export interface SearchDeps {
   db: PrismaClient;
   catalogIngest: Pick<CatalogIngest, 'addFeedByUrl' | 'addFeedByAppleId'>;
-  showSearch: ShowSearch;
+  showSearch: NameSearch;
   summaries: ShowSummaries;
 }
 

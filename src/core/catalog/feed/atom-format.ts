@@ -4,7 +4,7 @@ import { parseFeedDate } from './feed-date.js';
 import type { ParsedEpisode, ParsedShow } from './feed-types.js';
 import { parseItunesDuration } from './itunes-duration.js';
 import { htmlToText, plainLine } from './plain-text.js';
-import { transcriptIdFor } from './transcript-id.js';
+import { transcriptIdFor } from '../../transcript-id.js';
 import { attrOf, childOf, childrenOf, textOf } from './xml-tree.js';
 
 /** Atom text constructs: `type="html"` carries markup, `text` and `xhtml` give text directly. */

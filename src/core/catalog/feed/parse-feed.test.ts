@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FeedParseError } from './feed-parse-error.js';
 import type { ParsedFeed } from './feed-types.js';
 import { parseFeed } from './parse-feed.js';
-import { transcriptIdFor } from './transcript-id.js';
+import { transcriptIdFor } from '../../transcript-id.js';
 
 const FIXTURES = new URL('../../../../test/fixtures/rss/', import.meta.url);
 const parsed = new Map<string, ParsedFeed>();

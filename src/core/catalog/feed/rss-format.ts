@@ -4,7 +4,7 @@ import { parseFeedDate } from './feed-date.js';
 import type { ParsedEpisode, ParsedShow } from './feed-types.js';
 import { parseItunesDuration } from './itunes-duration.js';
 import { htmlToText, plainLine } from './plain-text.js';
-import { transcriptIdFor } from './transcript-id.js';
+import { transcriptIdFor } from '../../transcript-id.js';
 import { attrOf, childOf, childrenOf, childText, textOf } from './xml-tree.js';
 
 interface Audio {

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import { type Clock, systemClock } from '../../clock.js';
-import { transcriptIdFor } from '../feed/transcript-id.js';
+import { transcriptIdFor } from '../../transcript-id.js';
 import { searchKey } from '../ingest/search-key.js';
 import { APPLE_CATEGORIES } from './apple-categories.js';
 import { deferShowIndexes, restoreDeferredIndexes } from './deferred-indexes.js';

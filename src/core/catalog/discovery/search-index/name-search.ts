@@ -1,18 +1,18 @@
 import type { PrismaClient } from '../../../../generated/prisma/client.js';
 import type { Logger } from '../../../../infra/logger.js';
-import { type IndexedShow, type RankedShow, createShowSearchIndex } from './show-search-index.js';
+import { type IndexedShow, type RankedShow, createNameIndex } from './name-index.js';
 
-export interface ShowSearchOptions {
+export interface NameSearchOptions {
   /** Seconds after which a search first pulls shows changed in the database meanwhile. Default: 15. */
   refreshSeconds: number;
   /** Rows read per statement when loading. Default: 20000. */
   pageSize: number;
 }
 
-export interface ShowSearchDeps {
+export interface NameSearchDeps {
   db: PrismaClient;
   log: Logger;
-  options?: Partial<ShowSearchOptions>;
+  options?: Partial<NameSearchOptions>;
   /** Told of shows seen to change (search name, popularity or anything a result shows); `null`: all were reloaded. */
   onChanged?: (ids: bigint[] | null) => void;
 }
@@ -38,10 +38,10 @@ const HORIZON = `pg_snapshot_xmin(pg_current_snapshot())::text`;
  * at once. Each API process keeps its own copy, so this works the same on
  * PGlite and on a PostgreSQL shared by several processes.
  */
-export function createShowSearch(deps: ShowSearchDeps) {
+export function createNameSearch(deps: NameSearchDeps) {
   const { db, log } = deps;
-  const opts: ShowSearchOptions = { refreshSeconds: 15, pageSize: 20_000, ...deps.options };
-  const index = createShowSearchIndex();
+  const opts: NameSearchOptions = { refreshSeconds: 15, pageSize: 20_000, ...deps.options };
+  const index = createNameIndex();
   let loading: Promise<void> | null = null;
   let refreshing: Promise<void> | null = null;
   let horizon = 0n;
@@ -140,4 +140,4 @@ export function createShowSearch(deps: ShowSearchDeps) {
   };
 }
 
-export type ShowSearch = ReturnType<typeof createShowSearch>;
+export type NameSearch = ReturnType<typeof createNameSearch>;

@@ -28,7 +28,7 @@ export interface RankedShow {
  * a new slot and its old slot is marked dead; the index rebuilds itself when
  * dead slots pile up.
  */
-export function createShowSearchIndex() {
+export function createNameIndex() {
   let capacity = 0;
   let ids = new Float64Array(0);
   let pops = new Float32Array(0);
@@ -300,7 +300,7 @@ export function createShowSearchIndex() {
   };
 }
 
-export type ShowSearchIndex = ReturnType<typeof createShowSearchIndex>;
+export type NameIndex = ReturnType<typeof createNameIndex>;
 
 /** Keeps the `size` best-scoring entries offered (a min-heap on score). */
 class Shortlist {

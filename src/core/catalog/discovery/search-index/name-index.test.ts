@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { searchKey } from '../../ingest/search-key.js';
 import { fullScore, popularityWeight, ranking, shortlistScore } from './search-ranking.js';
-import { createShowSearchIndex } from './show-search-index.js';
+import { createNameIndex } from './name-index.js';
 import { trigramsOf } from './trigrams.js';
 import { osaDistance, wordMatch } from './word-similarity.js';
 
 function indexOf(shows: [number, string, number][]) {
-  const index = createShowSearchIndex();
+  const index = createNameIndex();
   for (const [id, title, popularity] of shows) index.upsert({ id, name: searchKey(title).name, popularity });
   return {
     index,
@@ -83,7 +83,7 @@ describe('the in-memory show index', () => {
 
   it('a built index ranks as one filled show by show, and keeps taking changes after its lists are merged', () => {
     const shows = corpus.map(([id, title, popularity]) => ({ id, name: searchKey(title).name, popularity }));
-    const built = createShowSearchIndex();
+    const built = createNameIndex();
     built.build(shows);
     const { index: filled } = indexOf(corpus);
     for (const q of ['the daly', 'joe rogen', 'dhunplugged', 'the dale']) {
@@ -108,7 +108,7 @@ describe('the in-memory show index', () => {
       name: [0, 1, 2, 3].map((k) => words[(id * (k * 7 + 3) + k * k + (id >> (k + 2))) % words.length]).join(' '),
       popularity: ((id * 7919) % 4001) / 133, // distinct: no ties at the shortlist's edge
     }));
-    const index = createShowSearchIndex();
+    const index = createNameIndex();
     index.build(shows);
     const everyShow = (name: string, limit: number) => {
       const q = new Set(trigramsOf(name));
@@ -134,7 +134,7 @@ describe('the in-memory show index', () => {
   });
 
   it('finds nothing for an empty query or an empty index', () => {
-    expect(createShowSearchIndex().search('serial', 'serial', 5)).toEqual([]);
+    expect(createNameIndex().search('serial', 'serial', 5)).toEqual([]);
     expect(indexOf(corpus).index.search('', '', 5)).toEqual([]);
   });
 });

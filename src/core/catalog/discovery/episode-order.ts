@@ -1,0 +1,15 @@
+import type { Prisma } from '../../../generated/prisma/client.js';
+
+// Newest first; episodes without a date last; the transcript id breaks ties so pages are stable.
+const ORDER = [
+  { field: 'publishedAt', column: 'published_at', sort: 'desc', nullsLast: true },
+  { field: 'transcriptId', column: 'transcript_id', sort: 'asc', nullsLast: false },
+] as const;
+
+/** The order of every episode list (REST, GraphQL `episodes` and `Show.episodes`), for Prisma. */
+export const EPISODES_NEWEST_FIRST: Prisma.EpisodeOrderByWithRelationInput[] = ORDER.map((o) => ({
+  [o.field]: o.nullsLast ? { sort: o.sort, nulls: 'last' } : o.sort,
+}));
+
+/** The same order as an SQL `ORDER BY` list over `episodes`. */
+export const EPISODES_NEWEST_FIRST_SQL = ORDER.map((o) => `${o.column} ${o.sort.toUpperCase()}${o.nullsLast ? ' NULLS LAST' : ''}`).join(', ');
