@@ -129,7 +129,7 @@ export async function runPipeline(
         const file = join(workDir, `chunk-${chunk.index}-${randomUUID().slice(0, 8)}.wav`);
         try {
           await extractChunk(wav, chunk, file);
-          return await engine.transcribe(file, { signal: chunkSignal });
+          return await engine.transcribe(file, { signal: chunkSignal, vocabulary: task.vocabulary });
         } finally {
           await rm(file, { force: true });
         }

@@ -195,7 +195,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       await mkdir(scratch, { recursive: true });
       await writeFile(file, chunk.audio);
       const began = performance.now();
-      const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal });
+      const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal, vocabulary: chunk.vocabulary });
       const wallSeconds = (performance.now() - began) / 1000;
       if (lost) return;
       const outcome = await jobs.tasks.completeChunk(chunk, result, wallSeconds, engines);

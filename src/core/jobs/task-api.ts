@@ -5,6 +5,7 @@ import { inTransaction } from '../transaction.js';
 import type { JobChange, SettleContext } from './finish-jobs.js';
 import type { AsrResult } from '../../infra/asr/asr-engine.js';
 import { type ClaimedChunk, claimChunk, heartbeatChunk, insertChunks, type NewChunk, releaseChunk } from './chunk-queue.js';
+import { episodeVocabulary } from './episode-vocabulary.js';
 import type { Lane } from './lanes.js';
 import { recordChunkFailure, storeChunkResult } from './settle-chunks.js';
 import { recordTaskFailure, storeTaskResult, type TaskResult } from './settle-task.js';
@@ -50,7 +51,13 @@ export function createTaskApi(deps: TaskApiDeps) {
 
   async function claim(workerId: string, onlyLane: Lane | null = null): Promise<ClaimedTask | null> {
     const task = await claimTask(db, workerId, onlyLane);
-    if (task) await jobsStarted(task.id);
+    if (!task) return null;
+    await jobsStarted(task.id);
+    // Once per claim; a split keeps it for the chunks. Without it names are missed, nothing fails.
+    task.vocabulary = await episodeVocabulary(db, task.transcriptId).catch((err) => {
+      deps.log.warn({ err, transcriptId: task.transcriptId }, 'could not read the show vocabulary; recognising without it');
+      return [];
+    });
     return task;
   }
 

@@ -25,6 +25,8 @@ export interface ClaimedTask {
   failures: number;
   maxAttempts: number;
   leaseSeconds: number;
+  /** The show's own words the recogniser listens for (`episodeVocabulary`); filled in when claimed. */
+  vocabulary: string[];
 }
 
 type TaskRow = {
@@ -52,6 +54,7 @@ function toClaimed(r: TaskRow): ClaimedTask {
     failures: r.failures,
     maxAttempts: r.max_attempts,
     leaseSeconds: r.lease_seconds,
+    vocabulary: [],
   };
 }
 
@@ -205,7 +208,8 @@ export async function retireWorkerPool(db: Tx, id: string): Promise<void> {
 export async function handOffTask(tx: Tx, task: ClaimedTask, f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
   const n = await tx.$executeRaw`
     UPDATE transcription_tasks SET lease_until = NULL, worker_id = NULL, stage = 'chunks', progress = 0,
-      engine_lane = ${f.engineLane}, audio_seconds = ${f.audioSeconds}, split_seconds = ${f.splitSeconds}
+      engine_lane = ${f.engineLane}, audio_seconds = ${f.audioSeconds}, split_seconds = ${f.splitSeconds},
+      vocabulary = ${JSON.stringify(task.vocabulary)}::jsonb
     WHERE id = ${task.id}::uuid AND attempt = ${task.attempt} AND status = 'running' AND lease_until >= now()`;
   return n === 1;
 }
