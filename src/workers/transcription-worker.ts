@@ -129,7 +129,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), keepReference: deps.keepReference },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };

@@ -13,6 +13,7 @@ import {
   announceWorkerPool,
   type ClaimedTask,
   claimTask,
+  type HandOff,
   handOffTask,
   heartbeatTask,
   markJobsProcessing,
@@ -51,13 +52,7 @@ export function createTaskApi(deps: TaskApiDeps) {
 
   async function claim(workerId: string, onlyLane: Lane | null = null): Promise<ClaimedTask | null> {
     const task = await claimTask(db, workerId, onlyLane);
-    if (!task) return null;
-    await jobsStarted(task.id);
-    // Once per claim; a split keeps it for the chunks. Without it names are missed, nothing fails.
-    task.vocabulary = await episodeVocabulary(db, task.transcriptId).catch((err) => {
-      deps.log.warn({ err, transcriptId: task.transcriptId }, 'could not read the show vocabulary; recognising without it');
-      return [];
-    });
+    if (task) await jobsStarted(task.id);
     return task;
   }
 
@@ -84,13 +79,19 @@ export function createTaskApi(deps: TaskApiDeps) {
      * of the task: whoever stores its last chunk stitches and settles it.
      * @returns false when the attempt is stale (nothing written).
      */
-    async splitIntoChunks(task: ClaimedTask, chunks: readonly NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
+    async splitIntoChunks(task: ClaimedTask, chunks: readonly NewChunk[], f: HandOff): Promise<boolean> {
       return inTransaction(db, async (tx) => {
         if (!(await handOffTask(tx, task, f))) return false;
         await insertChunks(tx, task.id, task.attempt, f.engineLane, chunks);
         return true;
       });
     },
+
+    /**
+     * The show's vocabulary for an episode (`episodeVocabulary`), read once
+     * per attempt by the worker; a split keeps it on the task for the chunks.
+     */
+    vocabulary: (transcriptId: string) => episodeVocabulary(db, transcriptId),
 
     /** Renews a chunk's lease; false: lost, stop. */
     heartbeatChunk: (chunk: ClaimedChunk) => heartbeatChunk(db, chunk),
