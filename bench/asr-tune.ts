@@ -4,7 +4,7 @@
  * and the real-time factor in CPU seconds of the decoder processes, which a
  * loaded machine changes far less than wall time.
  *
- *   npx tsx bench/asr-tune.ts --split tuning --settings default,lw10 [--voices rms,slt] [--passages news-1,interview-1] [--librivox]
+ *   npx tsx bench/asr-tune.ts --split tuning --settings lw6.5,lw5 [--voices rms,slt] [--passages news-1,interview-1] [--librivox]
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,25 +20,29 @@ import { evalClips, showVocabulary, type EvalVoice, type Split } from './asr-eva
 
 const run = promisify(execFile);
 
-/** One way of decoding: extra pocketsphinx arguments and an ffmpeg filter run on the audio first. */
+/** One way of decoding: the language weight, extra pocketsphinx arguments and an ffmpeg filter run on the audio first. */
 interface Setting {
+  lw?: number;
   args?: string[];
   filter?: string;
 }
 
 export const SETTINGS: Record<string, Setting> = {
+  /** The engine as it is (`-lw 5`). */
   default: {},
+  /** pocketsphinx's own language weight, the engine's until the tuning below. */
+  'lw6.5': { lw: 6.5 },
   // Loudness to −16 LUFS (podcast level), and the band the en-us model reads (its filterbank stops at 6.8 kHz).
-  loudnorm: { filter: 'loudnorm=I=-16:TP=-1.5:LRA=11' },
-  band: { filter: 'highpass=f=120,lowpass=f=6800' },
-  'loudnorm+band': { filter: 'highpass=f=120,lowpass=f=6800,loudnorm=I=-16:TP=-1.5:LRA=11' },
-  lw8: { args: ['-lw', '8'] },
-  lw10: { args: ['-lw', '10'] },
-  lw5: { args: ['-lw', '5'] },
-  wide: { args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
-  narrow: { args: ['-beam', '1e-40', '-wbeam', '1e-20', '-pbeam', '1e-40'] },
-  'lw8+wide': { args: ['-lw', '8', '-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
-  'lw10+wip': { args: ['-lw', '10', '-wip', '0.2'] },
+  loudnorm: { lw: 6.5, filter: 'loudnorm=I=-16:TP=-1.5:LRA=11' },
+  band: { lw: 6.5, filter: 'highpass=f=120,lowpass=f=6800' },
+  'loudnorm+band': { lw: 6.5, filter: 'highpass=f=120,lowpass=f=6800,loudnorm=I=-16:TP=-1.5:LRA=11' },
+  lw4: { lw: 4 },
+  lw5: { lw: 5 },
+  lw8: { lw: 8 },
+  lw10: { lw: 10 },
+  wide: { lw: 6.5, args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
+  'lw5+band': { lw: 5, filter: 'highpass=f=120,lowpass=f=6800' },
+  'lw5+wide': { lw: 5, args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
 };
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -86,7 +90,7 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
     for (const name of names) {
       const setting = SETTINGS[name];
       if (!setting) throw new Error(`unknown setting ${name}: ${Object.keys(SETTINGS).join(', ')}`);
-      const engine = createSphinxEngine({ extraArgs: setting.args, timeoutMs: 30 * 60_000 });
+      const engine = createSphinxEngine({ languageWeight: setting.lw, extraArgs: setting.args, timeoutMs: 30 * 60_000 });
       const by = new Map<string, { errors: number; words: number }>();
       let audio = 0;
       let cpu = 0;
