@@ -6,7 +6,7 @@ import { asrDoc } from '../core/jobs/asr-doc.js';
 import type { Lane } from '../core/jobs/lanes.js';
 import type { NewChunk } from '../core/jobs/chunk-queue.js';
 import type { TaskResult } from '../core/jobs/settle-task.js';
-import type { ClaimedTask } from '../core/jobs/task-queue.js';
+import type { ClaimedTask, HandOff } from '../core/jobs/task-queue.js';
 import type { Logger } from '../infra/logger.js';
 import { AsrError } from '../infra/asr/asr-engine.js';
 import { stitch } from '../infra/asr/transcribe-chunked.js';
@@ -65,7 +65,9 @@ export interface PipelineDeps {
    * Queues the chunks as chunk tasks any worker may claim and lets go of the
    * task; false when the attempt is stale.
    */
-  handOff(chunks: NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean>;
+  handOff(chunks: NewChunk[], f: HandOff): Promise<boolean>;
+  /** The show's vocabulary for the task's episode (`TaskApi.vocabulary`), read once; none when absent or unreadable. */
+  vocabulary?: () => Promise<string[]>;
   options: PipelineOptions;
   log: Logger;
   /** Fingerprints the downloaded file as the reference its transcript's times follow (`AudioChecks.keepReference`). */
@@ -115,6 +117,13 @@ export async function runPipeline(
     await rm(audio, { force: true });
     await report('split', 0, durationSeconds);
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });
+    // Read once for all chunks: a split keeps it on the task. Without it names are missed, nothing fails.
+    const vocabulary = deps.vocabulary
+      ? await deps.vocabulary().catch((err: unknown) => {
+          deps.log.warn({ err }, 'could not read the show vocabulary; recognising without it');
+          return [];
+        })
+      : [];
     await report('recognise', 0);
 
     const hasFastLane = deps.engines.fast !== deps.engines.standard;
@@ -129,7 +138,7 @@ export async function runPipeline(
         const file = join(workDir, `chunk-${chunk.index}-${randomUUID().slice(0, 8)}.wav`);
         try {
           await extractChunk(wav, chunk, file);
-          return await engine.transcribe(file, { signal: chunkSignal });
+          return await engine.transcribe(file, { signal: chunkSignal, vocabulary });
         } finally {
           await rm(file, { force: true });
         }
@@ -157,7 +166,7 @@ export async function runPipeline(
         queued.push({ ...chunk, audio: await readFile(file) });
         await rm(file, { force: true });
       }
-      return { handedOff: await deps.handOff(queued, { engineLane: 'standard', audioSeconds: durationSeconds, splitSeconds: (performance.now() - began) / 1000 }) };
+      return { handedOff: await deps.handOff(queued, { engineLane: 'standard', audioSeconds: durationSeconds, splitSeconds: (performance.now() - began) / 1000, vocabulary }) };
     };
     let words;
     if (engineLane === 'standard' && chunks.length > 1) return await handOff();

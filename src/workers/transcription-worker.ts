@@ -129,7 +129,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), keepReference: deps.keepReference },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };
@@ -195,7 +195,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       await mkdir(scratch, { recursive: true });
       await writeFile(file, chunk.audio);
       const began = performance.now();
-      const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal });
+      const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal, vocabulary: chunk.vocabulary });
       const wallSeconds = (performance.now() - began) / 1000;
       if (lost) return;
       const outcome = await jobs.tasks.completeChunk(chunk, result, wallSeconds, engines);

@@ -22,6 +22,8 @@ export interface ClaimedChunk {
   failures: number;
   maxAttempts: number;
   leaseSeconds: number;
+  /** The episode's vocabulary, as its task computed it when claimed. */
+  vocabulary: string[];
 }
 
 /** One chunk of a split episode, as queued. */
@@ -52,6 +54,7 @@ type ChunkRow = {
   failures: number;
   max_attempts: number;
   lease_seconds: number;
+  vocabulary: unknown;
 };
 
 /**
@@ -73,7 +76,7 @@ export async function claimChunk(db: Tx, workerId: string): Promise<ClaimedChunk
       ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED
     ) pick, transcription_tasks t
     WHERE c.task_id = pick.task_id AND c.idx = pick.idx AND t.id = c.task_id
-    RETURNING c.task_id, c.task_attempt, c.idx, c.lane, c.start_seconds, c.end_seconds, c.audio, c.attempt, c.failures, t.max_attempts, t.lease_seconds`;
+    RETURNING c.task_id, c.task_attempt, c.idx, c.lane, c.start_seconds, c.end_seconds, c.audio, c.attempt, c.failures, t.max_attempts, t.lease_seconds, t.vocabulary`;
   const r = rows[0];
   if (!r) return null;
   return {
@@ -88,6 +91,7 @@ export async function claimChunk(db: Tx, workerId: string): Promise<ClaimedChunk
     failures: r.failures,
     maxAttempts: r.max_attempts,
     leaseSeconds: r.lease_seconds,
+    vocabulary: Array.isArray(r.vocabulary) ? r.vocabulary.filter((v): v is string => typeof v === 'string') : [],
   };
 }
 

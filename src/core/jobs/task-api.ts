@@ -5,6 +5,7 @@ import { inTransaction } from '../transaction.js';
 import type { JobChange, SettleContext } from './finish-jobs.js';
 import type { AsrResult } from '../../infra/asr/asr-engine.js';
 import { type ClaimedChunk, claimChunk, heartbeatChunk, insertChunks, type NewChunk, releaseChunk } from './chunk-queue.js';
+import { episodeVocabulary } from './episode-vocabulary.js';
 import type { Lane } from './lanes.js';
 import { recordChunkFailure, storeChunkResult } from './settle-chunks.js';
 import { recordTaskFailure, storeTaskResult, type TaskResult } from './settle-task.js';
@@ -12,6 +13,7 @@ import {
   announceWorkerPool,
   type ClaimedTask,
   claimTask,
+  type HandOff,
   handOffTask,
   heartbeatTask,
   markJobsProcessing,
@@ -77,13 +79,19 @@ export function createTaskApi(deps: TaskApiDeps) {
      * of the task: whoever stores its last chunk stitches and settles it.
      * @returns false when the attempt is stale (nothing written).
      */
-    async splitIntoChunks(task: ClaimedTask, chunks: readonly NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
+    async splitIntoChunks(task: ClaimedTask, chunks: readonly NewChunk[], f: HandOff): Promise<boolean> {
       return inTransaction(db, async (tx) => {
         if (!(await handOffTask(tx, task, f))) return false;
         await insertChunks(tx, task.id, task.attempt, f.engineLane, chunks);
         return true;
       });
     },
+
+    /**
+     * The show's vocabulary for an episode (`episodeVocabulary`), read once
+     * per attempt by the worker; a split keeps it on the task for the chunks.
+     */
+    vocabulary: (transcriptId: string) => episodeVocabulary(db, transcriptId),
 
     /** Renews a chunk's lease; false: lost, stop. */
     heartbeatChunk: (chunk: ClaimedChunk) => heartbeatChunk(db, chunk),

@@ -202,10 +202,19 @@ export async function retireWorkerPool(db: Tx, id: string): Promise<void> {
  * (no lease, so it is not reclaimed), and it is finished by whichever worker
  * stores its last chunk. Fenced like every write.
  */
-export async function handOffTask(tx: Tx, task: ClaimedTask, f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean> {
+/** What a split records on its task: the lane its chunks run on, the measured length, the time spent so far, and the vocabulary its chunks are recognised with. */
+export interface HandOff {
+  engineLane: Lane;
+  audioSeconds: number;
+  splitSeconds: number;
+  vocabulary: readonly string[];
+}
+
+export async function handOffTask(tx: Tx, task: ClaimedTask, f: HandOff): Promise<boolean> {
   const n = await tx.$executeRaw`
     UPDATE transcription_tasks SET lease_until = NULL, worker_id = NULL, stage = 'chunks', progress = 0,
-      engine_lane = ${f.engineLane}, audio_seconds = ${f.audioSeconds}, split_seconds = ${f.splitSeconds}
+      engine_lane = ${f.engineLane}, audio_seconds = ${f.audioSeconds}, split_seconds = ${f.splitSeconds},
+      vocabulary = ${JSON.stringify(f.vocabulary)}::jsonb
     WHERE id = ${task.id}::uuid AND attempt = ${task.attempt} AND status = 'running' AND lease_until >= now()`;
   return n === 1;
 }

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { AsrError } from './asr-engine.js';
 
 /**
  * Frequency-warp factors for sphinx's `-warp_params` (warp type
@@ -41,49 +42,71 @@ export function warpForPitch(pitchHz: number | null): number {
   return Math.round((1 + share * (MAX_WARP - 1)) * 100) / 100;
 }
 
+/** Frames measured between looks at the abort signal: 5 s of audio, a few ms of CPU. */
+const FRAMES_PER_SLICE = 50;
+
+/** The pitch of one 40 ms frame at `start`, Hz; null when it is quiet or not clearly periodic. */
+function framePitch(samples: Int16Array, start: number, meanEnergy: number): number | null {
+  let e0 = 0;
+  for (let i = 0; i < FRAME; i++) e0 += samples[start + i] * samples[start + i];
+  // Quiet frames are pauses or breath: below half the mean energy per sample.
+  if (e0 / FRAME < 0.5 * meanEnergy || e0 === 0) return null;
+  let bestLag = 0;
+  let best = 0;
+  for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
+    let c = 0;
+    let e1 = 0;
+    for (let i = 0; i < FRAME; i++) {
+      const b = samples[start + i + lag];
+      c += samples[start + i] * b;
+      e1 += b * b;
+    }
+    const r = c / Math.sqrt(e0 * e1 || 1);
+    if (r > best) {
+      best = r;
+      bestLag = lag;
+    }
+  }
+  return best >= VOICED ? SAMPLE_RATE / bestLag : null;
+}
+
 /**
  * Median pitch of 16 kHz mono 16-bit samples by autocorrelation over
  * 40 ms frames every 100 ms; frames that are quiet or not clearly periodic
- * are skipped.
+ * are skipped. Works in slices of 5 s of audio, giving the event loop its
+ * turn between them, and stops with an `aborted` AsrError when `signal`
+ * fires: a worker stopping mid-chunk does not wait for it.
  */
-export function medianPitch(samples: Int16Array): number | null {
+export async function medianPitch(samples: Int16Array, signal?: AbortSignal): Promise<number | null> {
   let energySum = 0;
   for (let i = 0; i < samples.length; i += 4) energySum += samples[i] * samples[i];
   const meanEnergy = energySum / Math.max(1, samples.length / 4);
   const pitches: number[] = [];
+  let frames = 0;
   for (let start = 0; start + FRAME + MAX_LAG <= samples.length; start += HOP) {
-    let e0 = 0;
-    for (let i = 0; i < FRAME; i++) e0 += samples[start + i] * samples[start + i];
-    // Quiet frames are pauses or breath: below half the mean energy per sample.
-    if (e0 / FRAME < 0.5 * meanEnergy || e0 === 0) continue;
-    let bestLag = 0;
-    let best = 0;
-    for (let lag = MIN_LAG; lag <= MAX_LAG; lag++) {
-      let c = 0;
-      let e1 = 0;
-      for (let i = 0; i < FRAME; i++) {
-        const b = samples[start + i + lag];
-        c += samples[start + i] * b;
-        e1 += b * b;
-      }
-      const r = c / Math.sqrt(e0 * e1 || 1);
-      if (r > best) {
-        best = r;
-        bestLag = lag;
-      }
+    if (++frames % FRAMES_PER_SLICE === 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      throwIfAborted(signal);
     }
-    if (best >= VOICED) pitches.push(SAMPLE_RATE / bestLag);
+    const pitch = framePitch(samples, start, meanEnergy);
+    if (pitch !== null) pitches.push(pitch);
   }
   if (pitches.length < 5) return null;
   pitches.sort((a, b) => a - b);
   return pitches[Math.floor(pitches.length / 2)];
 }
 
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AsrError('aborted', 'transcription aborted');
+}
+
 /**
  * Reads up to two minutes of a 16 kHz mono 16-bit PCM WAV (its data chunk
  * found by walking the RIFF chunks) and chooses the warp for its speaker.
+ * Aborting `signal` stops it with an `aborted` AsrError.
  */
-export async function chooseWarp(wavFile: string): Promise<WarpChoice> {
+export async function chooseWarp(wavFile: string, signal?: AbortSignal): Promise<WarpChoice> {
+  throwIfAborted(signal);
   const fh = await open(wavFile, 'r');
   try {
     const header = Buffer.alloc(12);
@@ -99,8 +122,9 @@ export async function chooseWarp(wavFile: string): Promise<WarpChoice> {
         const bytes = Math.min(size, MAX_SECONDS * SAMPLE_RATE * 2) & ~1;
         const data = Buffer.alloc(bytes);
         const read = (await fh.read(data, 0, bytes, at + 8)).bytesRead & ~1;
+        throwIfAborted(signal);
         const samples = new Int16Array(data.buffer, data.byteOffset, read / 2);
-        const pitchHz = medianPitch(samples);
+        const pitchHz = await medianPitch(samples, signal);
         return { pitchHz, warp: warpForPitch(pitchHz) };
       }
       at += 8 + size + (size % 2);

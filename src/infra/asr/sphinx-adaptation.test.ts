@@ -36,7 +36,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 // A few seconds each on an idle core; a shared, loaded machine can take many times that.
 describe('sphinx on the voices and names of a show', { timeout: 180_000 }, () => {
-  const sphinx = createSphinxEngine({ speakerWarp: true });
+  const sphinx = createSphinxEngine();
 
   it('tells a woman\'s voice from a man\'s by pitch, and warps only hers', async () => {
     const female = await chooseWarp(await spoken(SHORT_PASSAGE, 'slt', 'slt'));

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHORT_PASSAGE } from '../../../test/audio/passages.js';
 import { speak } from '../../../test/audio/speak.js';
 import { decodeToPcm } from '../audio/decode-to-pcm.js';
+import { performance } from 'node:perf_hooks';
+import { runCommand } from '../audio/run-command.js';
 import { AsrError } from './asr-engine.js';
+import { chooseWarp } from './speaker-warp.js';
 import { createSphinxEngine } from './sphinx-engine.js';
 import { wordErrorRate } from './word-error-rate.js';
 
@@ -59,6 +62,26 @@ describe('sphinx engine', () => {
     const pending = sphinx.transcribe(wav, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('stops while reading the speaker\'s pitch when aborted, without waiting for it to finish', async () => {
+    // A minute of a steady 170 Hz tone: every frame is voiced, so the pitch reading does all its work.
+    const tone = join(dir, 'tone.wav');
+    await runCommand('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=170:duration=60', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', tone], { timeoutMs: 60_000 });
+    let whole = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const began = performance.now();
+      expect((await chooseWarp(tone)).warp).toBeGreaterThan(1);
+      whole = Math.min(whole, performance.now() - began);
+    }
+
+    // Aborted a quarter of the way through the reading: it stops there rather than finishing first.
+    const controller = new AbortController();
+    const began = performance.now();
+    const pending = sphinx.transcribe(tone, { signal: controller.signal });
+    setTimeout(() => controller.abort(), whole / 4);
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    expect(performance.now() - began).toBeLessThan(whole * 0.75);
   });
 
   it('says what is missing', async () => {

@@ -14,6 +14,8 @@ export interface SpeechApi {
   url: string;
   /** Transcription requests received. */
   calls(): number;
+  /** The `prompt` field of each request received, in order (null when a request had none). */
+  prompts(): (string | null)[];
   /** Most requests in flight at once since start (or the last `resetPeak`). */
   peakInFlight(): number;
   resetPeak(): void;
@@ -37,8 +39,15 @@ function wavSeconds(body: Buffer): number {
   return body.readUInt32LE(data + 4) / 32_000;
 }
 
+/** A text field of a multipart/form-data body, or null when absent. */
+function formField(body: Buffer, name: string): string | null {
+  const m = new RegExp(`name="${name}"\\r\\n\\r\\n([\\s\\S]*?)\\r\\n--`).exec(body.toString('utf8'));
+  return m ? m[1] : null;
+}
+
 export async function startSpeechApi(text: string): Promise<SpeechApi> {
   let calls = 0;
+  const prompts: (string | null)[] = [];
   let inFlight = 0;
   let peak = 0;
   let okLeft = Number.POSITIVE_INFINITY;
@@ -54,6 +63,7 @@ export async function startSpeechApi(text: string): Promise<SpeechApi> {
     delayMs: 0,
     parallelism: Number.POSITIVE_INFINITY,
     calls: () => calls,
+    prompts: () => [...prompts],
     peakInFlight: () => peak,
     resetPeak: () => {
       peak = inFlight;
@@ -97,6 +107,7 @@ export async function startSpeechApi(text: string): Promise<SpeechApi> {
     req.on('data', (b: Buffer) => parts.push(b));
     req.on('end', () => {
       void (async () => {
+        prompts.push(formField(Buffer.concat(parts), 'prompt'));
         await gate;
         if (api.mode === 'ok' && okLeft <= 0) api.mode = 'fail';
         if (api.mode === 'ok') okLeft -= 1;
