@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transcriptIdFor } from '../../src/core/catalog/feed/transcript-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type AudioServer, newGuid, startAudioServer } from './support/audio-server.js';
 import { jobDone, postRequest } from './support/jobs-api.js';
