@@ -68,6 +68,12 @@ export interface PipelineDeps {
   handOff(chunks: NewChunk[], f: { engineLane: Lane; audioSeconds: number; splitSeconds: number }): Promise<boolean>;
   options: PipelineOptions;
   log: Logger;
+  /**
+   * When the slot began on this task (`performance.now()`, before its claim):
+   * the slot time the lane's throughput is measured in counts from there.
+   * Default: the pipeline's start.
+   */
+  slotSince?: number;
   /** Fingerprints the downloaded file as the reference its transcript's times follow (`AudioChecks.keepReference`). */
   keepReference?: (transcriptId: string, audioUrl: string, file: string, signal: AbortSignal) => Promise<void>;
 }
@@ -96,7 +102,7 @@ export async function runPipeline(
   report: Report,
   signal: AbortSignal,
 ): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings } | { handedOff: boolean }> {
-  const began = performance.now();
+  const began = deps.slotSince ?? performance.now();
   await mkdir(workDir, { recursive: true });
   try {
     await report('download', 0);
