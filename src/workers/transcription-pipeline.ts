@@ -104,6 +104,12 @@ export async function runPipeline(
 ): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings } | { handedOff: boolean }> {
   const began = deps.slotSince ?? performance.now();
   await mkdir(workDir, { recursive: true });
+  // Fingerprinting decodes the download a second time: it runs alongside the
+  // decode and split (a core of its own, on an idle machine), not before them.
+  const referenceStop = new AbortController();
+  const stopReference = () => referenceStop.abort();
+  signal.addEventListener('abort', stopReference, { once: true });
+  let reference: Promise<void> = Promise.resolve();
   try {
     await report('download', 0);
     const audio = join(workDir, 'audio');
@@ -116,11 +122,13 @@ export async function runPipeline(
     });
     await report('decode', 0);
     const wav = join(workDir, 'audio.wav');
+    reference = deps.keepReference?.(task.transcriptId, task.audioUrl, audio, referenceStop.signal) ?? reference;
     const { durationSeconds } = await decodeToPcm(audio, wav, { maxSeconds: task.maxSeconds, signal });
-    await deps.keepReference?.(task.transcriptId, task.audioUrl, audio, signal);
-    await rm(audio, { force: true });
     await report('split', 0, durationSeconds);
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });
+    // The reference is in place before any transcript of this file can be stored (it adopts it then).
+    await reference;
+    await rm(audio, { force: true });
     await report('recognise', 0);
 
     const hasFastLane = deps.engines.fast !== deps.engines.standard;
@@ -195,6 +203,9 @@ export async function runPipeline(
       },
     };
   } finally {
+    signal.removeEventListener('abort', stopReference);
+    referenceStop.abort();
+    await reference;
     await rm(workDir, { recursive: true, force: true });
   }
 }
