@@ -37,8 +37,11 @@ export async function readLaneRates(db: Tx, engines: Record<Lane, string>): Prom
 /**
  * Folds one finished task into the moving average of its lane's engine: the
  * first measurement replaces the default, later ones move it by their weight
- * (`sampleWeight`). Measured in wall time, so a loaded machine is simply a
- * slower one, and the estimates follow it within a few minutes of work.
+ * (`sampleWeight`), but no less than 1/(n+1) for the n-th: the first few
+ * samples are averaged, so the first task to finish (often the shortest,
+ * whose fixed costs weigh most) does not set the rate alone. Measured in
+ * wall time, so a loaded machine is simply a slower one, and the estimates
+ * follow it within a few minutes of work.
  * @param slotSeconds worker-slot seconds the task used (its own slot plus any lent for chunks).
  */
 export async function recordThroughput(tx: Tx, lane: Lane, engine: string, audioSeconds: number, slotSeconds: number): Promise<void> {
@@ -49,7 +52,8 @@ export async function recordThroughput(tx: Tx, lane: Lane, engine: string, audio
   await tx.$executeRaw`
     INSERT INTO lane_throughput (lane, audio_seconds_per_second, samples) VALUES (${key(lane, engine)}, ${clamped}, 1)
     ON CONFLICT (lane) DO UPDATE SET
-      audio_seconds_per_second = lane_throughput.audio_seconds_per_second * ${1 - weight} + EXCLUDED.audio_seconds_per_second * ${weight},
+      audio_seconds_per_second = lane_throughput.audio_seconds_per_second * (1 - greatest(${weight}::float8, 1.0 / (lane_throughput.samples + 1)))
+        + EXCLUDED.audio_seconds_per_second * greatest(${weight}::float8, 1.0 / (lane_throughput.samples + 1)),
       samples = lane_throughput.samples + 1,
       updated_at = now()`;
 }
