@@ -70,6 +70,12 @@ export interface PipelineDeps {
   vocabulary?: () => Promise<string[]>;
   options: PipelineOptions;
   log: Logger;
+  /**
+   * When the slot began on this task (`performance.now()`, before its claim):
+   * the slot time the lane's throughput is measured in counts from there.
+   * Default: the pipeline's start.
+   */
+  slotSince?: number;
   /** Fingerprints the downloaded file as the reference its transcript's times follow (`AudioChecks.keepReference`). */
   keepReference?: (transcriptId: string, audioUrl: string, file: string, signal: AbortSignal) => Promise<void>;
 }
@@ -98,8 +104,14 @@ export async function runPipeline(
   report: Report,
   signal: AbortSignal,
 ): Promise<{ result: TaskResult; engineName: string; timings: PipelineTimings } | { handedOff: boolean }> {
-  const began = performance.now();
+  const began = deps.slotSince ?? performance.now();
   await mkdir(workDir, { recursive: true });
+  // Fingerprinting decodes the download a second time: it runs alongside the
+  // decode and split (a core of its own, on an idle machine), not before them.
+  const referenceStop = new AbortController();
+  const stopReference = () => referenceStop.abort();
+  signal.addEventListener('abort', stopReference, { once: true });
+  let reference: Promise<void> = Promise.resolve();
   try {
     await report('download', 0);
     const audio = join(workDir, 'audio');
@@ -112,11 +124,13 @@ export async function runPipeline(
     });
     await report('decode', 0);
     const wav = join(workDir, 'audio.wav');
+    reference = deps.keepReference?.(task.transcriptId, task.audioUrl, audio, referenceStop.signal) ?? reference;
     const { durationSeconds } = await decodeToPcm(audio, wav, { maxSeconds: task.maxSeconds, signal });
-    await deps.keepReference?.(task.transcriptId, task.audioUrl, audio, signal);
-    await rm(audio, { force: true });
     await report('split', 0, durationSeconds);
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });
+    // The reference is in place before any transcript of this file can be stored (it adopts it then).
+    await reference;
+    await rm(audio, { force: true });
     // Read once for all chunks: a split keeps it on the task. Without it names are missed, nothing fails.
     const vocabulary = deps.vocabulary
       ? await deps.vocabulary().catch((err: unknown) => {
@@ -198,6 +212,9 @@ export async function runPipeline(
       },
     };
   } finally {
+    signal.removeEventListener('abort', stopReference);
+    referenceStop.abort();
+    await reference;
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -100,7 +100,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
   const announcer = setInterval(announce, options.announceMs);
   log.info({ poolId, slots: pool.capacity, standard: engines.standard.name, fast: engines.fast.name }, `transcription workers started: ${pool.capacity} slot(s)`);
 
-  async function runTask(task: ClaimedTask): Promise<void> {
+  async function runTask(task: ClaimedTask, slotSince: number): Promise<void> {
     const tlog = log.child({ taskId: task.id, attempt: task.attempt, transcriptId: task.transcriptId });
     const controller = new AbortController();
     const stop = () => controller.abort(new Error('worker stopping'));
@@ -129,7 +129,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, slotSince, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };
@@ -169,7 +169,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     }
   }
 
-  async function runChunk(chunk: ClaimedChunk): Promise<void> {
+  async function runChunk(chunk: ClaimedChunk, slotSince: number): Promise<void> {
     const clog = log.child({ taskId: chunk.taskId, chunk: chunk.index, attempt: chunk.attempt });
     const controller = new AbortController();
     const stop = () => controller.abort(new Error('worker stopping'));
@@ -196,11 +196,12 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       await writeFile(file, chunk.audio);
       const began = performance.now();
       const result = await engines[chunk.lane].transcribe(file, { signal: controller.signal, vocabulary: chunk.vocabulary });
-      const wallSeconds = (performance.now() - began) / 1000;
+      const engineSeconds = (performance.now() - began) / 1000;
       if (lost) return;
-      const outcome = await jobs.tasks.completeChunk(chunk, result, wallSeconds, engines);
+      // The lane's throughput counts the whole time the slot was held (claim, scratch file, engine), not the engine's alone.
+      const outcome = await jobs.tasks.completeChunk(chunk, result, (performance.now() - slotSince) / 1000, engines);
       if (outcome === 'stale') clog.warn('late chunk rejected: the lease had run out or the chunk was claimed again');
-      else deps.onChunkTimings?.(chunk, { engineSeconds: wallSeconds, settled: outcome === 'settled' });
+      else deps.onChunkTimings?.(chunk, { engineSeconds, settled: outcome === 'settled' });
     } catch (err) {
       if (lost) {
         clog.warn('chunk lease lost; left to another worker');
@@ -239,6 +240,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
         continue;
       }
       pool.reserve();
+      const slotSince = performance.now();
       let work: Awaited<ReturnType<typeof jobs.tasks.claimWork>> = null;
       try {
         work = await jobs.tasks.claimWork(poolId);
@@ -260,7 +262,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       }
       pool.queueEmpty = false;
       pool.take();
-      const run: Promise<void> = ('task' in work ? runTask(work.task) : runChunk(work.chunk)).finally(() => {
+      const run: Promise<void> = ('task' in work ? runTask(work.task, slotSince) : runChunk(work.chunk, slotSince)).finally(() => {
         running.delete(run);
         pool.finish();
       });

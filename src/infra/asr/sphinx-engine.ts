@@ -32,7 +32,14 @@ export interface SphinxEngineOptions {
   dictFile?: string;
   /** The model's language, ISO 639-1. Default: `en`. */
   language?: string;
-  /** Limit per transcription, in milliseconds. Default: 60000 + 2000 per second of audio. */
+  /**
+   * CPU time allowed per transcription, in milliseconds (pocketsphinx uses
+   * 0.2–0.4 s of CPU per second of audio). A limit on CPU rather than wall
+   * time is proportionate to the machine's speed: a loaded machine, where the
+   * recogniser gets a tenth of a core, does not trip it. Wall time is bounded
+   * too, at ten times this, against a process that hangs without computing.
+   * Default: 60000 + 2000 per second of audio.
+   */
   timeoutMs?: number;
   /**
    * More pocketsphinx arguments, for tuning. `['-maxhmmpf', '3000']` halves
@@ -74,6 +81,10 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   const language = options.language ?? 'en';
   const model = basename(modelDir);
   const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-lw', String(options.languageWeight ?? 5), ...(options.extraArgs ?? [])];
+  const limits = (audioSeconds: number) => {
+    const cpuLimitMs = options.timeoutMs ?? 60_000 + 2_000 * audioSeconds;
+    return { cpuLimitMs, timeoutMs: 10 * cpuLimitMs };
+  };
   // Read once, on the first transcription with a vocabulary.
   let dictionary: Promise<Map<string, number>> | null = null;
 
@@ -120,7 +131,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
       let run;
       try {
         run = await runCommand(binary, args, {
-          timeoutMs: options.timeoutMs ?? 60_000 + 2_000 * info.durationSeconds,
+          ...limits(info.durationSeconds),
           signal: opts.signal,
           stderrTailBytes: 4096,
         });
@@ -140,7 +151,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         const vocabulary = await prepareVocabulary(opts.vocabulary, dict, await dictionary);
         if (vocabulary) {
           const spotArgs = ['-infile', file, '-time', 'yes', '-hmm', hmm, '-dict', vocabulary.dictFile, '-kws', vocabulary.kwsFile, ...warpArgs];
-          const spot = await runCommand(binary, spotArgs, { timeoutMs: options.timeoutMs ?? 60_000 + 2_000 * info.durationSeconds, signal: opts.signal, stderrTailBytes: 4096 });
+          const spot = await runCommand(binary, spotArgs, { ...limits(info.durationSeconds), signal: opts.signal, stderrTailBytes: 4096 });
           if (spot.aborted) throw new AsrError('aborted', 'transcription aborted');
           // A failed spotting pass loses the names, not the transcript.
           if (spot.exitCode === 0 && !spot.timedOut) words = orderWords(mergeDetections(words, parseDetections(spot.stdout), vocabulary.phrases));

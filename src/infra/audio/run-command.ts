@@ -1,8 +1,17 @@
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 
 export interface RunCommandOptions {
   /** Wall-clock limit in milliseconds; the process is killed (SIGKILL) past it. */
   timeoutMs: number;
+  /**
+   * Limit on the CPU time the process uses (user + system), in milliseconds;
+   * past it the process is killed and `timedOut` set. Unlike wall time it
+   * does not run out faster on a loaded machine, where the process simply
+   * gets less of a core. Read from /proc about once a second (Linux); where
+   * /proc is missing only `timeoutMs` applies.
+   */
+  cpuLimitMs?: number;
   /** Aborting kills the process. */
   signal?: AbortSignal;
   /** Most stdout kept, in bytes; past it the process is killed and `overflowed` set. Default: 32 MiB. */
@@ -56,6 +65,17 @@ export function runCommand(
       timedOut = true;
       kill();
     }, opts.timeoutMs);
+    const cpuWatch =
+      opts.cpuLimitMs === undefined || child.pid === undefined
+        ? undefined
+        : setInterval(() => {
+            void cpuMillis(child.pid!).then((used) => {
+              if (used !== null && used > opts.cpuLimitMs!) {
+                timedOut = true;
+                kill();
+              }
+            });
+          }, CPU_POLL_MS);
     const onAbort = (): void => {
       aborted = true;
       kill();
@@ -83,6 +103,7 @@ export function runCommand(
 
     const cleanup = (): void => {
       clearTimeout(timer);
+      clearInterval(cpuWatch);
       opts.signal?.removeEventListener('abort', onAbort);
     };
     child.on('error', (err) => {
@@ -103,6 +124,20 @@ export function runCommand(
       });
     });
   });
+}
+
+const CPU_POLL_MS = 1000;
+/** Clock ticks of /proc/<pid>/stat: USER_HZ, 100 on every Linux architecture Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, all threads) a running process has used, in ms; null when unknown (no /proc, process gone). */
+export async function cpuMillis(pid: number): Promise<number | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return null;
+  // Fields after the command name (which may hold spaces), from field 3 (state): utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : null;
 }
 
 function emptyResult(over: Partial<RunCommandResult>): RunCommandResult {
