@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SHORT_PASSAGE } from '../audio/passages.js';
 import { type AudioServer, newGuid, startAudioServer } from '../jobs/support/audio-server.js';
@@ -12,14 +12,6 @@ import { type PodtextProcess, spawnPodtext } from './support/podtext-process.js'
 
 const SERVER = 2;
 const CLIENT = 3;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 let collector: OtlpCollector | undefined;
 let audio: AudioServer | undefined;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { verifySignature } from '../../src/webhook-signature.js';
@@ -14,14 +14,6 @@ import { type Inbox, startSmtpInbox } from '../support/smtp.js';
 // faked: real audio transcribed by the real workers, the signed webhook sent
 // over a real socket to a test inbox of this Podtext and checked with the
 // account's secret, and the completion mail through a real SMTP server.
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 type Delivery = { headers: Record<string, string>; body: { event: string; job: { id: string; status: string } }; raw_body: string };
 

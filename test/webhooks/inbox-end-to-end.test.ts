@@ -1,16 +1,8 @@
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhook-signature.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { finishJob } from './support/jobs.js';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 type Contents = { deliveries: { received_at: string; headers: Record<string, string>; body: { event: string; job: { id: string } }; raw_body: string }[] };
 
