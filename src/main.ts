@@ -17,6 +17,9 @@ function baselineWasmOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
 
+/** The same signal again within this many milliseconds is one signal passed on by a wrapper process. */
+const RELAYED_SIGNAL_MS = 500;
+
 /** Process entry: `serve` (default), `worker`, or an admin command. */
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
@@ -49,14 +52,17 @@ async function main(argv: string[]): Promise<void> {
         .catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
     }
     if (config.role !== 'api') podtext.startWorkers();
-    let stopping = false;
+    let stopping: { signal: string; at: number } | null = null;
     const stop = async (signal: string) => {
       if (stopping) {
-        // A second signal: the operator wants out now.
+        // npm, npx and tsx pass on the signal they get, and a terminal's Ctrl-C
+        // reaches the whole group: one press can arrive twice within
+        // milliseconds. Only a later or a different signal means "out now".
+        if (signal === stopping.signal && performance.now() - stopping.at < RELAYED_SIGNAL_MS) return;
         log.warn({ signal }, 'second signal: exiting without waiting');
         process.exit(1);
       }
-      stopping = true;
+      stopping = { signal, at: performance.now() };
       const graceMs = config.shutdownGraceSeconds * 1000;
       log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'stopping: readiness is 503, finishing requests in flight');
       // Whatever hangs, the process is gone within the grace period.
