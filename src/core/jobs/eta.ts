@@ -1,7 +1,26 @@
 import type { Lane } from './lanes.js';
 
-/** Audio seconds one worker slot transcribes per wall-clock second, per lane. */
-export type LaneRates = Record<Lane, number>;
+/**
+ * What a task costs a lane, as measured: `rate` audio seconds per
+ * slot-second, plus `fixed` slot-seconds per task whatever its length
+ * (download, decode, split, engine start).
+ */
+export interface LaneCost {
+  rate: number;
+  fixed: number;
+}
+
+export type LaneRates = Record<Lane, LaneCost>;
+
+/** Work queued on a lane: audio seconds still to transcribe, and tasks not yet started (each pays the fixed cost). */
+export interface LaneWork {
+  audio: number;
+  tasks: number;
+}
+
+export type QueuedWork = Record<Lane, LaneWork>;
+
+export const NO_WORK: QueuedWork = { standard: { audio: 0, tasks: 0 }, fast: { audio: 0, tasks: 0 } };
 
 /**
  * Throughput assumed before anything was measured, in audio seconds per
@@ -15,15 +34,20 @@ export function defaultRate(engine: string): number {
   return 2.5;
 }
 
+/** Slot-seconds a lane's queued work takes: its audio at the lane's rate, plus the fixed cost of each task still to start. */
+function slotSeconds(work: LaneWork, cost: LaneCost): number {
+  return work.audio / cost.rate + work.tasks * cost.fixed;
+}
+
 /**
- * Seconds until `remaining` audio (per lane) is transcribed by `slots`
- * workers sharing the queue: standard-lane chunks are claimed by any worker
- * process, so that work divides across every live slot; fast-lane audio goes
- * to the remote engine `fastConcurrency` requests at a time, which is its
- * width whatever the slots.
+ * Seconds until the queued work (per lane) is done by `slots` workers
+ * sharing the queue: standard-lane chunks are claimed by any worker process,
+ * so that work divides across every live slot; fast-lane audio goes to the
+ * remote engine `fastConcurrency` requests at a time, which is its width
+ * whatever the slots.
  */
-export function drainSeconds(remaining: Record<Lane, number>, rates: LaneRates, slots: number, fastConcurrency = 1): number {
-  return remaining.standard / rates.standard / Math.max(1, slots) + remaining.fast / rates.fast / Math.max(1, fastConcurrency);
+export function drainSeconds(queued: QueuedWork, rates: LaneRates, slots: number, fastConcurrency = 1): number {
+  return slotSeconds(queued.standard, rates.standard) / Math.max(1, slots) + slotSeconds(queued.fast, rates.fast) / Math.max(1, fastConcurrency);
 }
 
 /** The last task a job waits for: it starts when a slot frees and spreads over at most its chunks. */
@@ -33,6 +57,8 @@ export interface LastTask {
   remaining: number;
   /** Whole length, which decides how many chunks (and so slots) it can use. */
   audioSeconds: number;
+  /** Not yet claimed: it still pays the lane's fixed cost. */
+  queued: boolean;
 }
 
 /** Chunk length the workers aim for, in seconds (splitAtSilences' default). */
@@ -44,12 +70,13 @@ const CHUNK_SECONDS = 30;
  * many concurrent requests) as it has chunks (a 12-second episode is one
  * chunk: one slot, however many are idle).
  */
-export function jobSeconds(before: Record<Lane, number>, last: LastTask | null, rates: LaneRates, slots: number, fastConcurrency = 1): number {
+export function jobSeconds(before: QueuedWork, last: LastTask | null, rates: LaneRates, slots: number, fastConcurrency = 1): number {
   const wait = drainSeconds(before, rates, slots, fastConcurrency);
   if (!last) return wait;
   const chunks = last.audioSeconds <= CHUNK_SECONDS * 1.5 ? 1 : Math.ceil(last.audioSeconds / CHUNK_SECONDS);
   const width = Math.max(1, Math.min(last.lane === 'fast' ? fastConcurrency : slots, chunks));
-  return Math.ceil(wait + last.remaining / rates[last.lane] / width);
+  const own = slotSeconds({ audio: last.remaining, tasks: last.queued ? 1 : 0 }, rates[last.lane]);
+  return Math.ceil(wait + own / width);
 }
 
 /** Bounds of `poll_after_seconds` (spec 4.4 and 8). */

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../transaction.js';
-import type { LastTask } from './eta.js';
+import { type LastTask, NO_WORK, type QueuedWork } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -10,21 +10,22 @@ import type { Lane } from './lanes.js';
 const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'fast')::int)::bigint * 1000000000000000) + t.seq)`;
 
 export interface QueueAhead {
-  /** Audio seconds still to transcribe, per lane, queued before the job's last episode (its others included). */
-  before: Record<Lane, number>;
+  /** Work still to do, per lane, queued before the job's last episode (its others included). */
+  before: QueuedWork;
   /** The job's last episode in claim order; null when none is left. */
   last: LastTask | null;
   /** Episodes of other jobs ahead of the job's first one. */
   aheadEpisodes: number;
 }
 
-type Row = { lane: Lane; remaining: number | null; ahead: bigint | number };
+type Row = { lane: Lane; remaining: number | null; queued: bigint | number; ahead: bigint | number };
 
-function sumByLane(rows: Row[], extra: Record<Lane, number> = { standard: 0, fast: 0 }): { before: Record<Lane, number>; aheadEpisodes: number } {
-  const before = { ...extra };
+function sumByLane(rows: Row[], extra: QueuedWork = NO_WORK): { before: QueuedWork; aheadEpisodes: number } {
+  const before = { standard: { ...extra.standard }, fast: { ...extra.fast } };
   let aheadEpisodes = 0;
   for (const r of rows) {
-    before[r.lane] += Number(r.remaining ?? 0);
+    before[r.lane].audio += Number(r.remaining ?? 0);
+    before[r.lane].tasks += Number(r.queued);
     aheadEpisodes += Number(r.ahead);
   }
   return { before, aheadEpisodes };
@@ -40,21 +41,22 @@ export async function liveSlots(db: Tx, ttlSeconds: number): Promise<number> {
 /** What stands before the unsettled episodes of job `jobId`, and its last one. */
 export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead | null> {
   const mine = Prisma.sql`
-    SELECT t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
+    SELECT t.id, t.lane, t.audio_seconds, t.progress, t.status, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
     WHERE je.job_id = ${jobId}::uuid AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
-  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`
-    SELECT lane, audio_seconds, progress, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
+  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; status: string; k: bigint }[]>`
+    SELECT lane, audio_seconds, progress, status, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
   if (!last) return null;
   const rows = await db.$queryRaw<Row[]>`
     WITH mine AS (${mine})
     SELECT t.lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
+      count(*) FILTER (WHERE t.status = 'queued') AS queued,
       count(*) FILTER (WHERE ${ORDER_KEY} < (SELECT min(k) FROM mine) AND t.id NOT IN (SELECT id FROM mine)) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} < ${last.k}
     GROUP BY t.lane`;
   const audio = Number(last.audio_seconds);
-  return { ...sumByLane(rows), last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
+  return { ...sumByLane(rows), last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio, queued: last.status === 'queued' } };
 }
 
 /**
@@ -64,14 +66,14 @@ export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, count(*) AS ahead
+    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, count(*) FILTER (WHERE t.status = 'queued') AS queued, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
     GROUP BY t.lane`;
   const lastAudio = added.at(-1);
-  const others = added.slice(0, -1).reduce((n, x) => n + x, 0);
+  const others = { audio: added.slice(0, -1).reduce((n, x) => n + x, 0), tasks: Math.max(0, added.length - 1) };
   return {
-    ...sumByLane(rows, { standard: lane === 'standard' ? others : 0, fast: lane === 'fast' ? others : 0 }),
-    last: lastAudio === undefined ? null : { lane, remaining: lastAudio, audioSeconds: lastAudio },
+    ...sumByLane(rows, { ...NO_WORK, [lane]: others }),
+    last: lastAudio === undefined ? null : { lane, remaining: lastAudio, audioSeconds: lastAudio, queued: true },
   };
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../transaction.js';
-import { defaultRate, type LaneRates } from './eta.js';
+import { defaultRate, type LaneCost, type LaneRates } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -20,40 +20,90 @@ function key(lane: Lane, engine: string): string {
   return `${lane}:${engine}`;
 }
 
+/** Decayed sums of finished tasks: weight, audio seconds (x), slot-seconds (y), x², x·y. */
+export interface FitSums {
+  w: number;
+  x: number;
+  y: number;
+  xx: number;
+  xy: number;
+}
+
 /**
- * Measured throughput of each lane's engine (audio seconds per slot-second),
- * or the engine's default before the first measurement. Rows persist, so a
- * restart keeps what was learnt.
+ * The sums after the n-th task (0-based `n` before it): older tasks' weight
+ * shrinks by the new one's (`sampleWeight`), but by no less than 1/(n+1), so
+ * the first few are averaged.
  */
-export async function readLaneRates(db: Tx, engines: Record<Lane, string>): Promise<LaneRates> {
-  const rows = await db.laneThroughput.findMany({ where: { lane: { in: [key('standard', engines.standard), key('fast', engines.fast)] } } });
-  const found = new Map(rows.map((r) => [r.lane, r.audioSecondsPerSecond]));
+export function foldSample(sums: FitSums | null, n: number, audioSeconds: number, slotSeconds: number): FitSums {
+  const w = Math.max(sampleWeight(slotSeconds), 1 / (n + 1));
+  const decay = (old: number | undefined, sample: number) => (old ?? 0) * (1 - w) + sample * w;
   return {
-    standard: found.get(key('standard', engines.standard)) ?? defaultRate(engines.standard),
-    fast: found.get(key('fast', engines.fast)) ?? defaultRate(engines.fast),
+    w: decay(sums?.w, 1),
+    x: decay(sums?.x, audioSeconds),
+    y: decay(sums?.y, slotSeconds),
+    xx: decay(sums?.xx, audioSeconds * audioSeconds),
+    xy: decay(sums?.xy, audioSeconds * slotSeconds),
   };
 }
 
 /**
- * Folds one finished task into the moving average of its lane's engine: the
- * first measurement replaces the default, later ones move it by their weight
- * (`sampleWeight`), but no less than 1/(n+1) for the n-th: the first few
- * samples are averaged, so the first task to finish (often the shortest,
- * whose fixed costs weigh most) does not set the rate alone. Measured in
- * wall time, so a loaded machine is simply a slower one, and the estimates
- * follow it within a few minutes of work.
+ * The lane's cost from its sums: slot time = fixed + audio / rate, fitted by
+ * weighted least squares when the tasks' lengths differ enough to tell the
+ * two parts apart (a coefficient of variation over 0.2); otherwise, or when
+ * the fit is not physical (a negative part), all the time is put on the
+ * audio, as before anything distinguished them.
+ */
+export function fitCost(s: FitSums): LaneCost | null {
+  if (s.w <= 0 || s.x <= 0 || s.y <= 0) return null;
+  const mx = s.x / s.w;
+  const my = s.y / s.w;
+  const varX = s.xx / s.w - mx * mx;
+  const covXY = s.xy / s.w - mx * my;
+  if (varX > 0.04 * mx * mx) {
+    const perAudio = covXY / varX;
+    const fixed = my - perAudio * mx;
+    if (perAudio > 0 && fixed >= 0) return { rate: clampRate(1 / perAudio), fixed };
+  }
+  return { rate: clampRate(mx / my), fixed: 0 };
+}
+
+function clampRate(rate: number): number {
+  return Math.min(1000, Math.max(0.01, rate));
+}
+
+/**
+ * Measured cost of each lane's engine (audio seconds per slot-second and
+ * slot-seconds per task), or the engine's default before the first
+ * measurement. Rows persist, so a restart keeps what was learnt.
+ */
+export async function readLaneRates(db: Tx, engines: Record<Lane, string>): Promise<LaneRates> {
+  const rows = await db.laneThroughput.findMany({ where: { lane: { in: [key('standard', engines.standard), key('fast', engines.fast)] } } });
+  const found = new Map(rows.map((r) => [r.lane, { rate: r.audioSecondsPerSecond, fixed: r.fixedSeconds }]));
+  return {
+    standard: found.get(key('standard', engines.standard)) ?? { rate: defaultRate(engines.standard), fixed: 0 },
+    fast: found.get(key('fast', engines.fast)) ?? { rate: defaultRate(engines.fast), fixed: 0 },
+  };
+}
+
+/**
+ * Folds one finished task into its lane's decayed sums (`foldSample`) and
+ * refits the cost, so the first task to finish (often the shortest, whose
+ * fixed cost weighs most) does not set the cost alone. Measured in wall time, so a loaded machine is
+ * simply a slower one, and the estimates follow it within a few minutes of
+ * work.
  * @param slotSeconds worker-slot seconds the task used (its own slot plus any lent for chunks).
  */
 export async function recordThroughput(tx: Tx, lane: Lane, engine: string, audioSeconds: number, slotSeconds: number): Promise<void> {
-  const sample = audioSeconds / slotSeconds;
-  if (!Number.isFinite(sample) || sample <= 0) return;
-  const clamped = Math.min(1000, Math.max(0.01, sample));
-  const weight = sampleWeight(slotSeconds);
+  if (!Number.isFinite(audioSeconds / slotSeconds) || audioSeconds <= 0 || slotSeconds <= 0) return;
+  const id = key(lane, engine);
+  await tx.$executeRaw`INSERT INTO lane_throughput (lane, audio_seconds_per_second) VALUES (${id}, ${clampRate(audioSeconds / slotSeconds)}) ON CONFLICT (lane) DO NOTHING`;
+  // Row-locked so that two workers settling at once each fold in their task.
+  const [row] = await tx.$queryRaw<{ samples: number; sum_w: number; sum_x: number; sum_y: number; sum_xx: number; sum_xy: number }[]>`
+    SELECT samples, sum_w, sum_x, sum_y, sum_xx, sum_xy FROM lane_throughput WHERE lane = ${id} FOR UPDATE`;
+  const sums = foldSample(row ? { w: row.sum_w, x: row.sum_x, y: row.sum_y, xx: row.sum_xx, xy: row.sum_xy } : null, row?.samples ?? 0, audioSeconds, slotSeconds);
+  const cost = fitCost(sums)!;
   await tx.$executeRaw`
-    INSERT INTO lane_throughput (lane, audio_seconds_per_second, samples) VALUES (${key(lane, engine)}, ${clamped}, 1)
-    ON CONFLICT (lane) DO UPDATE SET
-      audio_seconds_per_second = lane_throughput.audio_seconds_per_second * (1 - greatest(${weight}::float8, 1.0 / (lane_throughput.samples + 1)))
-        + EXCLUDED.audio_seconds_per_second * greatest(${weight}::float8, 1.0 / (lane_throughput.samples + 1)),
-      samples = lane_throughput.samples + 1,
-      updated_at = now()`;
+    UPDATE lane_throughput SET audio_seconds_per_second = ${cost.rate}, fixed_seconds = ${cost.fixed}, samples = samples + 1,
+      sum_w = ${sums.w}, sum_x = ${sums.x}, sum_y = ${sums.y}, sum_xx = ${sums.xx}, sum_xy = ${sums.xy}, updated_at = now()
+    WHERE lane = ${id}`;
 }
