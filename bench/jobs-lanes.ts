@@ -167,6 +167,8 @@ async function etaError(audio: AudioServer, lengths: number[], count: number): P
     const warm = [];
     for (let i = 0; i < 4; i++) warm.push(await request(app.podtext, key, { episodes: [{ guid: newGuid('warm'), url: audio.url(`/len-${lengths[i % lengths.length]}.mp3`), secs: lengths[i % lengths.length] }] }));
     for (const w of warm) await waitDone(app.podtext, w.job.id);
+    const learnt = async () => (await app.podtext.services.db.laneThroughput.findMany()).map((r) => `${r.lane}: ${fmt(r.audioSecondsPerSecond, 2)} audio s per slot-s + ${fmt(r.fixedSeconds, 1)} s per task (${r.samples} samples)`).join('; ');
+    process.stderr.write(`eta: after the warm-up, ${await learnt()}\n`);
     const jobs = [];
     for (let i = 0; i < count; i++) {
       const secs = lengths[(i * 7) % lengths.length]!;
@@ -178,6 +180,7 @@ async function etaError(audio: AudioServer, lengths: number[], count: number): P
       errors.push(Math.abs(actual - j.job.estimated_seconds) / actual);
       process.stderr.write(`eta: estimated ${j.job.estimated_seconds} s, actual ${fmt(actual)} s\n`);
     }
+    process.stderr.write(`eta: at the end, ${await learnt()}\n`);
     // Failed attempts (engine timeouts among them) make actual times no estimate could foresee.
     const [f] = await app.podtext.services.db.$queryRaw<{ n: bigint }[]>`SELECT coalesce(sum(failures), 0)::bigint AS n FROM transcription_tasks`;
     process.stderr.write(`eta: failed attempts ${Number(f?.n ?? 0)}\n`);

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { type ExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Actor } from '../core/accounts/actor.js';
@@ -8,6 +8,7 @@ import type { Services } from '../core/services.js';
 import { admitOperation, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
 import type { PodtextYoga } from './yoga.js';
+import { stampErrors, stampPayload } from '../wire/rate-limit-stamps.js';
 
 /** Close code for a refused or retired key. */
 const FORBIDDEN = 4403;
@@ -24,24 +25,6 @@ type Extra = Record<string, unknown> & {
   /** Rate-limit figures of each subscription, by its id. */
   rateLimits: Map<string, GraphQLContext['rateLimit']>;
 };
-
-function figures(rateLimit: GraphQLContext['rateLimit']) {
-  return { limit: Number(rateLimit['x-ratelimit-limit']), remaining: Number(rateLimit['x-ratelimit-remaining']) };
-}
-
-/** The rate-limit figures where graphql-ws has no headers: in each `next` payload's `extensions`. */
-function stamped(result: ExecutionResult, rateLimit: GraphQLContext['rateLimit'] | undefined): ExecutionResult {
-  if (!rateLimit) return result;
-  return { ...result, extensions: { ...result.extensions, rateLimit: figures(rateLimit) } };
-}
-
-/** An `error` message has no payload extensions: each error carries the figures in its own. */
-function stampedErrors(errors: readonly GraphQLError[], rateLimit: GraphQLContext['rateLimit'] | undefined): GraphQLFormattedError[] {
-  return errors.map((e) => {
-    const json = e.toJSON();
-    return rateLimit ? { ...json, extensions: { ...json.extensions, rateLimit: figures(rateLimit) } } : json;
-  });
-}
 
 /**
  * graphql-ws on `/graphql`, sharing yoga's plugins through `getEnveloped`. The
@@ -104,12 +87,12 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         if (errors.length) return [...errors];
         return args;
       },
-      onNext: (ctx, id, _payload, _args, result) => stamped(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
+      onNext: (ctx, id, _payload, _args, result) => stampPayload(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
       onError: (ctx, id, _payload, errors) => {
         const rateLimit = ctx.extra.rateLimits?.get(id);
         // An operation refused with `error` never completes: its figures go now.
         ctx.extra.rateLimits?.delete(id);
-        return stampedErrors(errors, rateLimit);
+        return stampErrors(errors, rateLimit);
       },
       onComplete: (ctx, id) => void ctx.extra.rateLimits?.delete(id),
     },

@@ -9,6 +9,7 @@ import { type CallReader, admitOperation, createCallReader, toGraphQLError } fro
 import type { GraphQLContext } from './context.js';
 import { type KeyRetirement, createKeyRetirement } from './key-retirement.js';
 import { queryLimits } from './limits.js';
+import { stampResponse } from '../wire/rate-limit-stamps.js';
 import { buildSchema } from './schema.js';
 
 /** Passed per HTTP request: what the caller sent, and what the door decided. */
@@ -42,8 +43,7 @@ function doorPlugin(services: Services, readCalls: CallReader): Plugin<Record<st
       // Answered before any operation was read (a request yoga could not read): still one call.
       if (slot && !slot.admission) slot.admission = await services.door.admit({ operation: 'unknownCall' }, slot.credentials);
       const headers = slot?.admission?.headers ?? KEYLESS_HEADERS;
-      response.headers.set('X-RateLimit-Limit', headers['x-ratelimit-limit']);
-      response.headers.set('X-RateLimit-Remaining', headers['x-ratelimit-remaining']);
+      stampResponse(response, headers);
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Actor } from '../core/accounts/actor.js';
 import type { OperationName } from '../core/door/operations.js';
 import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
-import { stampRateLimit } from '../rest/stamp-rate-limit.js';
+import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { errorPage } from './pages/error-page.js';
 
 /** The website's sign-in cookie. */

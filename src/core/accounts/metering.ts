@@ -27,6 +27,8 @@ export interface MeteringOptions {
   exactBelow?: number;
   /** Milliseconds between batched flushes of the fast-path counts. Default: 1000. */
   flushEveryMs?: number;
+  /** Accounts written per flush statement. Default: 32. */
+  flushSlice?: number;
   /**
    * Accounts remembered at most; the least recently used ones with nothing
    * pending are forgotten first (they are read again when they come back).
@@ -65,7 +67,7 @@ const EVICTION_SCAN = 64;
  * the overshoot is bounded by the requests made in one flush interval by
  * other processes, and is zero with one process.
  */
-export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs = 1000, maxAccounts = 100_000 }: MeteringOptions) {
+export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs = 1000, flushSlice = 32, maxAccounts = 100_000 }: MeteringOptions) {
   // Map order is recency order: an entry is moved to the end when used.
   const counts = new Map<string, DayCount>();
   let flushing: Promise<void> | null = null;
@@ -130,7 +132,32 @@ export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs 
     return rows[0]?.count ?? null;
   }
 
-  /** Every pending count in one statement: the cost of a flush does not grow with round trips per account. */
+  /** One statement for a slice of pending counts; on failure they stay pending. */
+  async function write(work: [string, DayCount, number][]): Promise<void> {
+    let rows: { account_id: string; day: string; count: number }[];
+    try {
+      rows = await db.$queryRaw<{ account_id: string; day: string; count: number }[]>`
+        INSERT INTO request_counters (account_id, day, count)
+        SELECT * FROM unnest(${work.map((w) => w[0])}::uuid[], ${work.map((w) => w[1].day)}::date[], ${work.map((w) => w[2])}::int[])
+        ON CONFLICT (account_id, day) DO UPDATE SET count = request_counters.count + EXCLUDED.count
+        RETURNING account_id::text AS account_id, to_char(day, 'YYYY-MM-DD') AS day, count`;
+    } catch (err) {
+      for (const [, c, delta] of work) c.pending += delta;
+      throw err;
+    }
+    const totals = new Map(rows.map((r) => [`${r.account_id}/${r.day}`, r.count]));
+    for (const [accountId, c] of work) {
+      const total = totals.get(`${accountId}/${c.day}`);
+      if (total !== undefined && counts.get(accountId) === c) c.stored = total - c.pending;
+    }
+  }
+
+  /**
+   * Every pending count, `flushSlice` accounts per statement: the cost of a
+   * flush does not grow with round trips per account, and on the embedded
+   * database (which runs on the event loop) no single statement holds
+   * requests back for long: the loop turns between slices.
+   */
   async function flush(): Promise<void> {
     const work: [string, DayCount, number][] = [];
     for (const [accountId, c] of counts) {
@@ -139,22 +166,14 @@ export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs 
         c.pending = 0;
       }
     }
-    if (work.length > 0) {
-      let rows: { account_id: string; day: string; count: number }[];
+    for (let i = 0; i < work.length; i += flushSlice) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       try {
-        rows = await db.$queryRaw<{ account_id: string; day: string; count: number }[]>`
-          INSERT INTO request_counters (account_id, day, count)
-          SELECT * FROM unnest(${work.map((w) => w[0])}::uuid[], ${work.map((w) => w[1].day)}::date[], ${work.map((w) => w[2])}::int[])
-          ON CONFLICT (account_id, day) DO UPDATE SET count = request_counters.count + EXCLUDED.count
-          RETURNING account_id::text AS account_id, to_char(day, 'YYYY-MM-DD') AS day, count`;
+        await write(work.slice(i, i + flushSlice));
       } catch (err) {
-        for (const [, c, delta] of work) c.pending += delta;
+        // The rest were taken out of pending too: put them back before giving up.
+        for (const [, c, delta] of work.slice(i + flushSlice)) c.pending += delta;
         throw err;
-      }
-      const totals = new Map(rows.map((r) => [`${r.account_id}/${r.day}`, r.count]));
-      for (const [accountId, c] of work) {
-        const total = totals.get(`${accountId}/${c.day}`);
-        if (total !== undefined && counts.get(accountId) === c) c.stored = total - c.pending;
       }
     }
     const today = utcDay(clock.now());

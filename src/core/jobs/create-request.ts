@@ -7,7 +7,7 @@ import * as ledger from '../ledger.js';
 import type { Links } from '../links.js';
 import { inTransaction, type Tx } from '../transaction.js';
 import { deliveryText } from './delivery-text.js';
-import { jobSeconds, promiseSeconds } from './eta.js';
+import { estimateSeconds, promiseSeconds } from './eta.js';
 import type { JobChange } from './finish-jobs.js';
 import { pollUrl } from './job-done-payload.js';
 import type { JobOptions } from './job-options.js';
@@ -114,7 +114,7 @@ export function createRequester(deps: RequesterDeps) {
       const ahead = await queueAheadOfNew(db, lane, toTranscribe.map((q) => q.audioSeconds));
       const rates = await readLaneRates(db, options.laneEngines);
       const slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
-      estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots, options.fastConcurrency);
+      estimatedSeconds = estimateSeconds(ahead, rates, slots, options.fastConcurrency);
       queueAheadEpisodes = ahead.aheadEpisodes;
       if (input.fast) promise = promiseSeconds(estimatedSeconds, { minSeconds: options.minPromiseSeconds, factor: options.promiseFactor });
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { drainSeconds, jobSeconds, NO_WORK, pollAfterSeconds, promiseSeconds, type QueuedWork } from './eta.js';
+import { drainSeconds, estimateSeconds, jobSeconds, NO_WORK, pollAfterSeconds, promiseSeconds, type QueuedWork, scheduleSeconds } from './eta.js';
 
 const cost = (rate: number, fixed = 0) => ({ rate, fixed });
 const work = (standard: number, fast = 0, tasks: Partial<Record<'standard' | 'fast', number>> = {}): QueuedWork => ({
   standard: { audio: standard, tasks: tasks.standard ?? 0 },
   fast: { audio: fast, tasks: tasks.fast ?? 0 },
 });
-const last = (lane: 'standard' | 'fast', audio: number, queued = true) => ({ lane, remaining: audio, audioSeconds: audio, queued });
+const last = (lane: 'standard' | 'fast', audio: number, remaining = audio) => ({ lane, remaining, audioSeconds: audio });
 
 describe('ETA arithmetic', () => {
   it('divides remaining audio by lane rate and slots', () => {
@@ -16,13 +16,13 @@ describe('ETA arithmetic', () => {
     expect(drainSeconds(work(30), { standard: cost(3), fast: cost(3) }, 0)).toBe(10);
   });
 
-  it('each task not yet started adds the lane\'s fixed cost, spread over the slots', () => {
+  it('each task still to do adds the lane\'s fixed cost, by the share of it left, spread over the slots', () => {
     const rates = { standard: cost(3, 8), fast: cost(20) };
-    // 600 s of audio in 5 unstarted tasks: 200 + 40 slot-seconds over 2 slots.
+    // 600 s of audio in 5 tasks not begun: 200 + 40 slot-seconds over 2 slots.
     expect(drainSeconds(work(600, 0, { standard: 5 }), rates, 2)).toBe(120);
-    // A job's own last task pays it only while queued.
+    // A job's own last task: all of it at first, a quarter with a quarter left.
     expect(jobSeconds(NO_WORK, last('standard', 12), rates, 2)).toBe(12);
-    expect(jobSeconds(NO_WORK, last('standard', 12, false), rates, 2)).toBe(4);
+    expect(jobSeconds(NO_WORK, last('standard', 12, 3), rates, 2)).toBe(3);
   });
 
   it('a job waits for the work before its last task, which spreads over at most its chunks', () => {
@@ -51,5 +51,35 @@ describe('ETA arithmetic', () => {
     expect(promiseSeconds(10, { minSeconds: 300, factor: 2 })).toBe(300);
     expect(promiseSeconds(200, { minSeconds: 300, factor: 2 })).toBe(420);
     expect(promiseSeconds(1000, { minSeconds: 300, factor: 2 })).toBe(2040);
+  });
+
+  describe('scheduled task by task', () => {
+    const task = (audio: number, mine = false, remaining = audio) => ({ remaining, audioSeconds: audio, mine });
+    const std = cost(2, 5);
+
+    it('a task with a slot idle for it starts at once, whatever runs on the other', () => {
+      // Two slots: the 15 s episode ahead takes one, the 40 s one starts on the other at once.
+      expect(scheduleSeconds([task(15), task(40, true)], std, 2)).toBe(25);
+      // One slot: it waits for the first.
+      expect(scheduleSeconds([task(15), task(40, true)], std, 1)).toBe(Math.ceil(12.5 + 25));
+    });
+
+    it('a long episode\'s chunks spread over the slots after its split; a short one holds one slot', () => {
+      // 120 s = 4 chunks of 15 slot-seconds after a 5 s split, over 2 slots.
+      expect(scheduleSeconds([task(120, true)], std, 2)).toBe(5 + 30);
+      expect(scheduleSeconds([task(40, true)], std, 4)).toBe(25);
+    });
+
+    it('a task half done pays half its split; the job is done when its slowest episode is', () => {
+      expect(scheduleSeconds([task(40, false, 20), task(20, true)], std, 1)).toBe(Math.ceil(2.5 + 10 + 15));
+      expect(scheduleSeconds([task(90, true), task(15, true)], std, 2)).toBe(Math.ceil(Math.max(5 + 15 + 15, 5 + 12.5, 5 + 15 + 15)));
+    });
+
+    it('work too far ahead to detail drains first over every slot', () => {
+      const queue = { before: work(0), last: last('standard', 40), schedule: { bulk: { audio: 400, tasks: 2 }, tasks: [task(40, true)] } };
+      expect(estimateSeconds(queue, { standard: std, fast: cost(20) }, 2)).toBe((200 + 10) / 2 + 25);
+      // Without a schedule (the fast lane), the drain formula.
+      expect(estimateSeconds({ before: work(0, 3600), last: last('fast', 60) }, { standard: std, fast: cost(2) }, 1, 16)).toBe(jobSeconds(work(0, 3600), last('fast', 60), { standard: std, fast: cost(2) }, 1, 16));
+    });
   });
 });

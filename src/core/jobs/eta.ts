@@ -12,7 +12,11 @@ export interface LaneCost {
 
 export type LaneRates = Record<Lane, LaneCost>;
 
-/** Work queued on a lane: audio seconds still to transcribe, and tasks not yet started (each pays the fixed cost). */
+/**
+ * Work queued on a lane: audio seconds still to transcribe, and tasks still
+ * to do, each counted by the share of it left (its fixed cost is paid as it
+ * goes: a task claimed a moment ago still has its download and split ahead).
+ */
 export interface LaneWork {
   audio: number;
   tasks: number;
@@ -34,7 +38,7 @@ export function defaultRate(engine: string): number {
   return 2.5;
 }
 
-/** Slot-seconds a lane's queued work takes: its audio at the lane's rate, plus the fixed cost of each task still to start. */
+/** Slot-seconds a lane's queued work takes: its audio at the lane's rate, plus the fixed cost of the tasks left. */
 function slotSeconds(work: LaneWork, cost: LaneCost): number {
   return work.audio / cost.rate + work.tasks * cost.fixed;
 }
@@ -57,12 +61,63 @@ export interface LastTask {
   remaining: number;
   /** Whole length, which decides how many chunks (and so slots) it can use. */
   audioSeconds: number;
-  /** Not yet claimed: it still pays the lane's fixed cost. */
-  queued: boolean;
+}
+
+/** The share of a task still to do, by which it still pays the lane's fixed cost. */
+function share(t: { remaining: number; audioSeconds: number }): number {
+  return t.audioSeconds > 0 ? Math.min(1, t.remaining / t.audioSeconds) : 1;
 }
 
 /** Chunk length the workers aim for, in seconds (splitAtSilences' default). */
 const CHUNK_SECONDS = 30;
+
+/** Chunks an episode of `audioSeconds` is split into (up to 1.5 chunk lengths stays whole). */
+function chunkCount(audioSeconds: number): number {
+  return audioSeconds <= CHUNK_SECONDS * 1.5 ? 1 : Math.ceil(audioSeconds / CHUNK_SECONDS);
+}
+
+/** A standard-lane task in claim order, to be scheduled task by task. */
+export interface ScheduledTask {
+  /** Audio seconds still to transcribe. */
+  remaining: number;
+  audioSeconds: number;
+  /** One of the job's own episodes: the job is done when the last of these is. */
+  mine: boolean;
+}
+
+/**
+ * Seconds until the job's own standard-lane tasks are done, scheduled as the
+ * workers claim them: a task's split (the fixed cost) runs on the slot that
+ * frees first, then each of its chunks on whichever slot frees first after
+ * that. Unlike spreading the work ahead over every slot, a task with a slot
+ * idle for it starts at once, and a one-chunk episode holds one slot.
+ * @param startAt seconds until the slots reach these tasks (work further ahead).
+ */
+export function scheduleSeconds(tasks: readonly ScheduledTask[], cost: LaneCost, slots: number, startAt = 0): number {
+  const free: number[] = new Array(Math.max(1, slots)).fill(startAt);
+  const earliest = () => {
+    let best = 0;
+    for (let i = 1; i < free.length; i++) if (free[i]! < free[best]!) best = i;
+    return best;
+  };
+  let done = startAt;
+  for (const t of tasks) {
+    const first = earliest();
+    const split = free[first]! + cost.fixed * share(t);
+    free[first] = split;
+    const chunks = chunkCount(t.audioSeconds);
+    const left = Math.max(1, Math.ceil((chunks * t.remaining) / Math.max(t.audioSeconds, 1)));
+    const each = t.remaining / left / cost.rate;
+    let end = split;
+    for (let c = 0; c < left; c++) {
+      const slot = chunks === 1 ? first : earliest();
+      free[slot] = Math.max(free[slot]!, split) + each;
+      end = Math.max(end, free[slot]!);
+    }
+    if (t.mine) done = Math.max(done, end);
+  }
+  return Math.ceil(done);
+}
 
 /**
  * Seconds until a job is done: the work queued before its last task drains
@@ -73,9 +128,9 @@ const CHUNK_SECONDS = 30;
 export function jobSeconds(before: QueuedWork, last: LastTask | null, rates: LaneRates, slots: number, fastConcurrency = 1): number {
   const wait = drainSeconds(before, rates, slots, fastConcurrency);
   if (!last) return wait;
-  const chunks = last.audioSeconds <= CHUNK_SECONDS * 1.5 ? 1 : Math.ceil(last.audioSeconds / CHUNK_SECONDS);
+  const chunks = chunkCount(last.audioSeconds);
   const width = Math.max(1, Math.min(last.lane === 'fast' ? fastConcurrency : slots, chunks));
-  const own = slotSeconds({ audio: last.remaining, tasks: last.queued ? 1 : 0 }, rates[last.lane]);
+  const own = slotSeconds({ audio: last.remaining, tasks: share(last) }, rates[last.lane]);
   return Math.ceil(wait + own / width);
 }
 
@@ -97,4 +152,29 @@ export function pollAfterSeconds(remainingSeconds: number | null): number | null
 export function promiseSeconds(fastEstimateSeconds: number, opts: { minSeconds: number; factor: number }): number {
   const scaled = Math.ceil((fastEstimateSeconds * opts.factor) / 60) * 60;
   return Math.max(opts.minSeconds, scaled);
+}
+
+/** What stands before a job, as the queue reports it (see queue-state). */
+export interface JobQueue {
+  before: QueuedWork;
+  last: LastTask | null;
+  /**
+   * For a job whose last task is on the standard lane: the standard tasks
+   * nearest before it (and the job's own) one by one, in claim order, and the
+   * standard work further ahead as a sum.
+   */
+  schedule?: { bulk: LaneWork; tasks: ScheduledTask[] };
+}
+
+/**
+ * Seconds until a job is done. A standard-lane job is scheduled task by task
+ * (`scheduleSeconds`) after the fast lane's work and the standard work too far
+ * ahead to detail have drained; a fast-lane job waits for the work before its
+ * last task, then spreads that over the endpoint's concurrent requests
+ * (`jobSeconds`).
+ */
+export function estimateSeconds(queue: JobQueue, rates: LaneRates, slots: number, fastConcurrency = 1): number {
+  if (!queue.schedule) return jobSeconds(queue.before, queue.last, rates, slots, fastConcurrency);
+  const startAt = drainSeconds({ standard: queue.schedule.bulk, fast: queue.before.fast }, rates, slots, fastConcurrency);
+  return scheduleSeconds(queue.schedule.tasks, rates.standard, slots, startAt);
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
 import type { Tx } from '../transaction.js';
-import { jobSeconds, type LaneRates, pollAfterSeconds } from './eta.js';
+import { estimateSeconds, type LaneRates, pollAfterSeconds } from './eta.js';
 import type { JobStatus } from './finish-jobs.js';
 import { pollUrl } from './job-done-payload.js';
 import type { JobOptions } from './job-options.js';
@@ -98,7 +98,7 @@ export function createJobViews({ clock, links, options }: JobViewDeps) {
       if (!done && rates) {
         const ahead = await queueAheadOfJob(db, r.id);
         if (ahead) {
-          estimatedSeconds = jobSeconds(ahead.before, ahead.last, rates, slots, options.fastConcurrency);
+          estimatedSeconds = estimateSeconds(ahead, rates, slots, options.fastConcurrency);
           queueAheadEpisodes = ahead.aheadEpisodes;
         }
       }

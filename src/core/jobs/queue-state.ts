@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../transaction.js';
-import { type LastTask, NO_WORK, type QueuedWork } from './eta.js';
+import { type JobQueue, type LaneWork, type LastTask, NO_WORK, type QueuedWork, type ScheduledTask } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -9,7 +9,10 @@ import type { Lane } from './lanes.js';
  */
 const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'fast')::int)::bigint * 1000000000000000) + t.seq)`;
 
-export interface QueueAhead {
+/** Standard-lane tasks nearest a job that are scheduled one by one; those further ahead are summed. */
+const DETAILED_TASKS = 256;
+
+export interface QueueAhead extends JobQueue {
   /** Work still to do, per lane, queued before the job's last episode (its others included). */
   before: QueuedWork;
   /** The job's last episode in claim order; null when none is left. */
@@ -18,14 +21,14 @@ export interface QueueAhead {
   aheadEpisodes: number;
 }
 
-type Row = { lane: Lane; remaining: number | null; queued: bigint | number; ahead: bigint | number };
+type Row = { lane: Lane; remaining: number | null; queued: number | null; ahead: bigint | number };
 
 function sumByLane(rows: Row[], extra: QueuedWork = NO_WORK): { before: QueuedWork; aheadEpisodes: number } {
   const before = { standard: { ...extra.standard }, fast: { ...extra.fast } };
   let aheadEpisodes = 0;
   for (const r of rows) {
     before[r.lane].audio += Number(r.remaining ?? 0);
-    before[r.lane].tasks += Number(r.queued);
+    before[r.lane].tasks += Number(r.queued ?? 0);
     aheadEpisodes += Number(r.ahead);
   }
   return { before, aheadEpisodes };
@@ -50,13 +53,40 @@ export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead
     WITH mine AS (${mine})
     SELECT t.lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
-      count(*) FILTER (WHERE t.status = 'queued') AS queued,
+      sum(1 - t.progress)::float8 AS queued,
       count(*) FILTER (WHERE ${ORDER_KEY} < (SELECT min(k) FROM mine) AND t.id NOT IN (SELECT id FROM mine)) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} < ${last.k}
     GROUP BY t.lane`;
   const audio = Number(last.audio_seconds);
-  return { ...sumByLane(rows), last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio, queued: last.status === 'queued' } };
+  const summed = sumByLane(rows);
+  const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
+  if (last.lane !== 'standard') return ahead;
+  const detail = await db.$queryRaw<DetailRow[]>`
+    WITH mine AS (${mine})
+    SELECT t.audio_seconds, t.progress, (t.id IN (SELECT id FROM mine)) AS mine FROM transcription_tasks t
+    WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${last.k}
+    ORDER BY ${ORDER_KEY} DESC LIMIT ${DETAILED_TASKS}`;
+  const tasks = detail.reverse().map(scheduled);
+  return { ...ahead, schedule: { bulk: bulkBefore(summed.before.standard, tasks.slice(0, -1)), tasks } };
+}
+
+type DetailRow = { audio_seconds: number; progress: number; mine: boolean };
+
+function scheduled(r: DetailRow): ScheduledTask {
+  const audio = Number(r.audio_seconds);
+  return { remaining: audio * (1 - Number(r.progress)), audioSeconds: audio, mine: r.mine };
+}
+
+/** The standard work ahead that is not among the detailed tasks. */
+function bulkBefore(total: LaneWork, detailed: ScheduledTask[]): LaneWork {
+  let audio = total.audio;
+  let tasks = total.tasks;
+  for (const t of detailed) {
+    audio -= t.remaining;
+    tasks -= t.audioSeconds > 0 ? t.remaining / t.audioSeconds : 1;
+  }
+  return { audio: Math.max(0, audio), tasks: Math.max(0, tasks) };
 }
 
 /**
@@ -66,14 +96,24 @@ export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, count(*) FILTER (WHERE t.status = 'queued') AS queued, count(*) AS ahead
+    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS queued, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
     GROUP BY t.lane`;
   const lastAudio = added.at(-1);
   const others = { audio: added.slice(0, -1).reduce((n, x) => n + x, 0), tasks: Math.max(0, added.length - 1) };
-  return {
-    ...sumByLane(rows, { ...NO_WORK, [lane]: others }),
-    last: lastAudio === undefined ? null : { lane, remaining: lastAudio, audioSeconds: lastAudio, queued: true },
-  };
+  const summed = sumByLane(rows, { ...NO_WORK, [lane]: others });
+  const ahead: QueueAhead = { ...summed, last: lastAudio === undefined ? null : { lane, remaining: lastAudio, audioSeconds: lastAudio } };
+  if (lane !== 'standard' || lastAudio === undefined) return ahead;
+  // The newest tasks are the nearest ahead: the new episodes queue after all of them.
+  const mine = added.slice(-DETAILED_TASKS).map((a) => ({ remaining: a, audioSeconds: a, mine: true }));
+  const detail = await db.$queryRaw<DetailRow[]>`
+    SELECT t.audio_seconds, t.progress, false AS mine FROM transcription_tasks t
+    WHERE t.status IN ('queued', 'running') AND t.lane = 'standard'
+    ORDER BY ${ORDER_KEY} DESC LIMIT ${Math.max(0, DETAILED_TASKS - mine.length)}`;
+  const theirs = detail.reverse().map(scheduled);
+  // New episodes beyond the detail (a request of hundreds) stay in the bulk, drained first:
+  // then no existing task is detailed either, and the order holds.
+  const bulk = bulkBefore(summed.before.standard, [...theirs, ...mine.slice(0, -1)]);
+  return { ...ahead, schedule: { bulk, tasks: [...theirs, ...mine] } };
 }

@@ -4,7 +4,7 @@ import { DomainError } from '../../core/errors.js';
 import { type OperationName, isOperationName } from '../../core/door/operations.js';
 import type { RestEnv } from '../env.js';
 import { requestCredentials } from '../request-credentials.js';
-import { nodeResponse, stampRateLimit } from '../stamp-rate-limit.js';
+import { nodeResponse, stampRateLimit } from '../../wire/rate-limit-stamps.js';
 
 interface RouteEntry {
   method: string;
