@@ -21,14 +21,15 @@ export interface QueueAhead extends JobQueue {
   aheadEpisodes: number;
 }
 
-type Row = { lane: Lane; remaining: number | null; queued: number | null; ahead: bigint | number };
+/** `tasks_left`: tasks still to do, each by the share of it left (what owes the lane's fixed cost). */
+type Row = { lane: Lane; remaining: number | null; tasks_left: number | null; ahead: bigint | number };
 
 function sumByLane(rows: Row[], extra: QueuedWork = NO_WORK): { before: QueuedWork; aheadEpisodes: number } {
   const before = { standard: { ...extra.standard }, fast: { ...extra.fast } };
   let aheadEpisodes = 0;
   for (const r of rows) {
     before[r.lane].audio += Number(r.remaining ?? 0);
-    before[r.lane].tasks += Number(r.queued ?? 0);
+    before[r.lane].tasks += Number(r.tasks_left ?? 0);
     aheadEpisodes += Number(r.ahead);
   }
   return { before, aheadEpisodes };
@@ -44,16 +45,16 @@ export async function liveSlots(db: Tx, ttlSeconds: number): Promise<number> {
 /** What stands before the unsettled episodes of job `jobId`, and its last one. */
 export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead | null> {
   const mine = Prisma.sql`
-    SELECT t.id, t.lane, t.audio_seconds, t.progress, t.status, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
+    SELECT t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
     WHERE je.job_id = ${jobId}::uuid AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
-  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; status: string; k: bigint }[]>`
-    SELECT lane, audio_seconds, progress, status, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
+  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`
+    SELECT lane, audio_seconds, progress, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
   if (!last) return null;
   const rows = await db.$queryRaw<Row[]>`
     WITH mine AS (${mine})
     SELECT t.lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
-      sum(1 - t.progress)::float8 AS queued,
+      sum(1 - t.progress)::float8 AS tasks_left,
       count(*) FILTER (WHERE ${ORDER_KEY} < (SELECT min(k) FROM mine) AND t.id NOT IN (SELECT id FROM mine)) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} < ${last.k}
@@ -96,7 +97,7 @@ function bulkBefore(total: LaneWork, detailed: ScheduledTask[]): LaneWork {
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS queued, count(*) AS ahead
+    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS tasks_left, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
     GROUP BY t.lane`;
