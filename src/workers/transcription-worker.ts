@@ -9,6 +9,7 @@ import type { ClaimedTask } from '../core/jobs/task-queue.js';
 import type { EventBus } from '../infra/events/event-bus.js';
 import type { Logger } from '../infra/logger.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
+import { CommandInterrupted } from '../infra/audio/run-command.js';
 import type { OnJobDone } from '../core/jobs/job-done-payload.js';
 import type { JobOptions } from '../core/jobs/job-options.js';
 import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
@@ -153,7 +154,9 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     } catch (err) {
       if (lost) {
         tlog.warn('lease lost; the task was left to another worker');
-      } else if (signal.aborted) {
+      } else if (signal.aborted || err instanceof CommandInterrupted) {
+        // A stop signal sent to the whole process group can end ffmpeg or the
+        // recogniser before this process's own handler runs: a hand-back too.
         await jobs.tasks.release(task).catch((e) => tlog.warn({ err: e }, 'release failed; the lease will run out'));
       } else {
         const failure = classifyFailure(err);
@@ -205,7 +208,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     } catch (err) {
       if (lost) {
         clog.warn('chunk lease lost; left to another worker');
-      } else if (signal.aborted) {
+      } else if (signal.aborted || err instanceof CommandInterrupted) {
         await jobs.tasks.releaseChunk(chunk).catch((e) => clog.warn({ err: e }, 'chunk release failed; the lease will run out'));
       } else {
         const failure = classifyFailure(err);

@@ -45,7 +45,7 @@ describe.skipIf(!hasPostgres())('transcription workers on PostgreSQL', () => {
     children.push(child);
     await waitFor(async () => ((await task(guid)).stage === 'recognise' ? true : undefined), 60_000, 'recognition', 10);
     child.kill('SIGTERM');
-    // npx and tsx die of the signal itself; the node process below them stops gracefully.
+    // The recogniser below the worker gets the signal too, and may die of it first: still a hand-back.
     await waitFor(async () => ((await task(guid)).status === 'queued' ? true : undefined), 20_000, () => `release (child log: ${child.output().slice(-800)})`);
     expect(await task(guid)).toMatchObject({ status: 'queued', leaseUntil: null, workerId: null, failures: 0, attempt: 1 });
     await child.exited;

@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { lastLine, runCommand } from '../audio/run-command.js';
+import { CommandInterrupted, lastLine, runCommand } from '../audio/run-command.js';
 import { AsrError, type AsrEngine, type AsrResult, type TranscribeOptions } from './asr-engine.js';
 import { orderWords, wordsText } from './asr-words.js';
 import { languageMatches, readPcmWav, spawnFailure } from './engine-checks.js';
@@ -136,6 +136,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
           stderrTailBytes: 4096,
         });
       } catch (err) {
+        if (err instanceof CommandInterrupted) throw err;
         throw new AsrError('unavailable', spawnFailure(binary, err));
       }
       if (run.aborted) throw new AsrError('aborted', 'transcription aborted');

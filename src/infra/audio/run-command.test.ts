@@ -17,3 +17,18 @@ describe.runIf(process.platform === 'linux')('runCommand CPU-time limit', () => 
     expect(run.exitCode).toBe(0);
   });
 });
+
+describe.runIf(process.platform === 'linux')('runCommand stopped from outside', () => {
+  it('reports a program ended by a stop signal it did not send as an interruption, not as an exit status', async () => {
+    // As a group kill or a terminal's Ctrl-C reaches the tools below Podtext.
+    const run = runCommand('sh', ['-c', 'kill -TERM $$; sleep 30'], { timeoutMs: 60_000 });
+    await expect(run).rejects.toMatchObject({ name: 'CommandInterrupted', signal: 'SIGTERM' });
+  });
+
+  it('still resolves when its own signal aborted the program', async () => {
+    const controller = new AbortController();
+    const run = runCommand('sleep', ['30'], { timeoutMs: 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    expect(await run).toMatchObject({ aborted: true, killedBy: 'SIGKILL' });
+  });
+});

@@ -33,9 +33,29 @@ export interface RunCommandResult {
 }
 
 /**
+ * Signals that stop a program from outside: a terminal's Ctrl-C or a service
+ * manager's stop reaches the whole process group, the tools below Podtext
+ * included, often before Podtext's own handler has run. (Podtext itself only
+ * ever sends SIGKILL.)
+ */
+const STOP_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP']);
+
+/** The program was stopped from outside by a stop signal: an interruption, not a fault of its input. */
+export class CommandInterrupted extends Error {
+  constructor(
+    readonly command: string,
+    readonly signal: NodeJS.Signals,
+  ) {
+    super(`${command} was stopped by ${signal}`);
+    this.name = 'CommandInterrupted';
+  }
+}
+
+/**
  * Runs a program without a shell and with stdin closed, bounded in time and
- * output. Resolves whatever the exit status (callers judge it); rejects only
- * when the program cannot be started (`err.code` is `ENOENT`, `EACCES`, …).
+ * output. Resolves whatever the exit status (callers judge it); rejects when
+ * the program cannot be started (`err.code` is `ENOENT`, `EACCES`, …) and with
+ * `CommandInterrupted` when a stop signal from outside ended it.
  */
 export function runCommand(
   command: string,
@@ -113,6 +133,10 @@ export function runCommand(
     child.on('close', (exitCode, killedBy) => {
       cleanup();
       if (partialLine && opts.onStderrLine) opts.onStderrLine(partialLine);
+      if (killedBy && STOP_SIGNALS.has(killedBy) && !aborted && !timedOut && !overflowed) {
+        reject(new CommandInterrupted(command, killedBy));
+        return;
+      }
       resolve({
         exitCode,
         killedBy,

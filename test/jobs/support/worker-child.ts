@@ -6,12 +6,17 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** A real `ROLE=worker` process (`npx tsx src/main.ts worker`) on a shared PostgreSQL. */
+/**
+ * A real `ROLE=worker` process (`node --import tsx src/main.ts worker`) on a
+ * shared PostgreSQL. Node runs it directly with tsx's loader: the tsx command
+ * would stand between, and it SIGKILLs a child that has not answered a
+ * SIGTERM within 60 ms, so a busy worker never got to stop gracefully.
+ */
 export interface WorkerChild {
   child: ChildProcess;
   /** Everything it logged, for failure messages. */
   output(): string;
-  /** Kills the process group (npx, tsx, node and any ffmpeg or pocketsphinx below them). */
+  /** Signals the process group (node and any ffmpeg or pocketsphinx below it), as a service manager does. */
   kill(signal: NodeJS.Signals): void;
   exited: Promise<number | null>;
   dispose(): Promise<void>;
@@ -19,7 +24,7 @@ export interface WorkerChild {
 
 export async function spawnWorker(env: { databaseUrl: string; outboundAllow: string; workers?: number }): Promise<WorkerChild> {
   const dataDir = await mkdtemp(join(tmpdir(), 'podtext-worker-'));
-  const child = spawn('npx', ['tsx', 'src/main.ts', 'worker'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
     cwd: repo,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
