@@ -25,11 +25,19 @@ interface Setting {
   lw?: number;
   args?: string[];
   filter?: string;
+  /** Speaker warp (default on, as the engine). */
+  warp?: boolean;
+  /** The file's own cepstral mean as `-cmninit` (default on, as the engine). */
+  fileCmn?: boolean;
 }
 
 export const SETTINGS: Record<string, Setting> = {
-  /** The engine as it is (`-lw 5`). */
+  /** The engine as it is (`-lw 5`, speaker warp, the file's own cepstral mean). */
   default: {},
+  /** The engine before the language-weight, warp and CMN changes: the CPU baseline (1.5× its RTF is the limit). */
+  before: { lw: 6.5, warp: false, fileCmn: false },
+  /** The engine before the file's own cepstral mean (`-lw 5`, warp). */
+  nocmn: { fileCmn: false },
   /** pocketsphinx's own language weight, the engine's until the tuning below. */
   'lw6.5': { lw: 6.5 },
   // Loudness to −16 LUFS (podcast level), and the band the en-us model reads (its filterbank stops at 6.8 kHz).
@@ -90,7 +98,13 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
     for (const name of names) {
       const setting = SETTINGS[name];
       if (!setting) throw new Error(`unknown setting ${name}: ${Object.keys(SETTINGS).join(', ')}`);
-      const engine = createSphinxEngine({ languageWeight: setting.lw, extraArgs: setting.args, timeoutMs: 30 * 60_000 });
+      const engine = createSphinxEngine({
+        languageWeight: setting.lw,
+        extraArgs: setting.args,
+        speakerWarp: setting.warp,
+        fileCmn: setting.fileCmn,
+        timeoutMs: 30 * 60_000,
+      });
       const by = new Map<string, { errors: number; words: number }>();
       let audio = 0;
       let cpu = 0;

@@ -1,0 +1,31 @@
+import { readFile, rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { cmnProbeArgs, featParamsWithCmn, parseCmnUpdate, prepareCmnProbe, writeFeatParams } from './sphinx-cmn.js';
+
+const MODEL_FEAT = '-lowerf 130\n-upperf 6800\n-cmn batch\n-cmninit 41.00,-5.29,-0.12\n-model ptm\n';
+
+describe('the file\'s own cepstral mean for sphinx', () => {
+  it('reads the mean from sphinx\'s CMN update lines, and nothing else', () => {
+    expect(parseCmnUpdate('INFO: cmn_live.c(138): Update to   < 53.37  7.17 -8.63 23.77 >')).toEqual([53.37, 7.17, -8.63, 23.77]);
+    expect(parseCmnUpdate('INFO: cmn_live.c(120): Update from < 41.00 -5.29 -0.12 >')).toBeNull();
+    expect(parseCmnUpdate('INFO: cmn_live.c(138): Update to   < nan 1 >')).toBeNull();
+    expect(parseCmnUpdate('he was not an illness those young man')).toBeNull();
+  });
+
+  it('replaces the model\'s -cmninit and keeps every other parameter', () => {
+    const text = featParamsWithCmn(MODEL_FEAT, [53.371, 7.17, -8.6]);
+    expect(text).toBe('-lowerf 130\n-upperf 6800\n-cmn batch\n-cmninit 53.37,7.17,-8.60\n-model ptm\n');
+    expect(featParamsWithCmn('-cmn batch', [1, 2])).toBe('-cmn batch\n-cmninit 1.00,2.00\n');
+  });
+
+  it('writes the probe\'s one-word model once and a feat.params per decode', async () => {
+    const probe = await prepareCmnProbe();
+    expect(await readFile(probe.dictFile, 'utf8')).toBe('hello HH AH L OW\n');
+    expect(await readFile(probe.lmFile, 'utf8')).toContain('-0.5 hello');
+    expect(cmnProbeArgs(probe)).toEqual(['-lm', probe.lmFile, '-dict', probe.dictFile, '-bestpath', 'no']);
+    const [a, b] = await Promise.all([writeFeatParams(MODEL_FEAT, [1, 2]), writeFeatParams(MODEL_FEAT, [3, 4])]);
+    expect(a).not.toBe(b);
+    expect(await readFile(b, 'utf8')).toContain('-cmninit 3.00,4.00\n');
+    await Promise.all([rm(a), rm(b)]);
+  });
+});
