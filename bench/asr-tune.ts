@@ -23,6 +23,8 @@ const run = promisify(execFile);
 /** One way of decoding: the language weight, extra pocketsphinx arguments and an ffmpeg filter run on the audio first. */
 interface Setting {
   lw?: number;
+  /** Word insertion penalty (default: the engine's). */
+  wip?: number;
   args?: string[];
   filter?: string;
   /** Speaker warp (default on, as the engine). */
@@ -35,9 +37,11 @@ export const SETTINGS: Record<string, Setting> = {
   /** The engine as it is (`-lw 5`, speaker warp, the file's own cepstral mean). */
   default: {},
   /** The engine before the language-weight, warp and CMN changes: the CPU baseline (1.5× its RTF is the limit). */
-  before: { lw: 6.5, warp: false, fileCmn: false },
-  /** The engine before the file's own cepstral mean (`-lw 5`, warp). */
-  nocmn: { fileCmn: false },
+  before: { lw: 6.5, wip: 0.65, warp: false, fileCmn: false },
+  /** The engine before the file's own cepstral mean (`-lw 5`, warp, pocketsphinx's `-wip`). */
+  nocmn: { wip: 0.65, fileCmn: false },
+  /** The engine before the word insertion penalty (`-lw 5`, warp, the file's own mean). */
+  wip0_65: { wip: 0.65 },
   /** pocketsphinx's own language weight, the engine's until the tuning below. */
   'lw6.5': { lw: 6.5 },
   // Loudness to −16 LUFS (podcast level), and the band the en-us model reads (its filterbank stops at 6.8 kHz).
@@ -49,6 +53,11 @@ export const SETTINGS: Record<string, Setting> = {
   lw8: { lw: 8 },
   lw10: { lw: 10 },
   wide: { lw: 6.5, args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
+  // Other word insertion penalties (the engine's 0.2 was chosen against pocketsphinx's 0.65 and 0.4).
+  wip0_4: { wip: 0.4 },
+  wip0_1: { wip: 0.1 },
+  // More room for silence between words, where insertions at sentence boundaries were.
+  silprob0_05: { args: ['-silprob', '0.05'] },
   'lw5+band': { lw: 5, filter: 'highpass=f=120,lowpass=f=6800' },
   'lw5+wide': { lw: 5, args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
 };
@@ -100,6 +109,7 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
       if (!setting) throw new Error(`unknown setting ${name}: ${Object.keys(SETTINGS).join(', ')}`);
       const engine = createSphinxEngine({
         languageWeight: setting.lw,
+        wordInsertionPenalty: setting.wip,
         extraArgs: setting.args,
         speakerWarp: setting.warp,
         fileCmn: setting.fileCmn,
