@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Metrics } from './metrics.js';
+import type { HistogramSeries } from './series-histogram.js';
 
 /**
  * The template of the route the request matched: the last matched handler
@@ -21,12 +22,12 @@ export function routeTemplate(c: Context): string {
  * sees the final status.
  */
 export function httpTiming(metrics: Metrics): MiddlewareHandler {
-  // One child per label set: prom-client would otherwise hash the labels object on every request.
-  const children = new Map<string, { observe(seconds: number): void }>();
+  // One series per label set, found by a string rather than a labels object.
+  const children = new Map<string, HistogramSeries>();
   const child = (method: string, route: string, status: string) => {
     const key = `${method} ${status} ${route}`;
     let found = children.get(key);
-    if (!found) children.set(key, (found = metrics.httpDuration.labels({ method, route, status })));
+    if (!found) children.set(key, (found = metrics.httpDuration.series({ method, route, status })));
     return found;
   };
   return async (c, next) => {
