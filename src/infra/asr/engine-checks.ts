@@ -1,3 +1,4 @@
+import { CommandInterrupted, runCommand, type RunCommandOptions, type RunCommandResult } from '../audio/run-command.js';
 import { readWavInfo, type WavInfo } from '../audio/wav-file.js';
 import { AsrError } from './asr-engine.js';
 
@@ -38,4 +39,21 @@ export function spawnFailure(binary: string, err: unknown): string {
   if (code === 'ENOENT') return `${binary} not found`;
   if (code === 'EACCES') return `${binary} is not executable`;
   return `${binary} could not be started: ${(err as Error | undefined)?.message ?? String(err)}`;
+}
+
+/**
+ * Runs an engine program: a program that cannot be started is `unavailable`,
+ * an aborted run is `aborted` (AsrErrors both); a stop signal from outside
+ * passes through as `CommandInterrupted`. Everything else is the caller's to judge.
+ */
+export async function runEngine(binary: string, args: readonly string[], opts: RunCommandOptions): Promise<RunCommandResult> {
+  let run: RunCommandResult;
+  try {
+    run = await runCommand(binary, args, opts);
+  } catch (err) {
+    if (err instanceof CommandInterrupted) throw err;
+    throw new AsrError('unavailable', spawnFailure(binary, err));
+  }
+  if (run.aborted) throw new AsrError('aborted', 'transcription aborted');
+  return run;
 }

@@ -1,9 +1,9 @@
 import { access, constants, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { CommandInterrupted, lastLine, runCommand } from '../audio/run-command.js';
+import { lastLine, runCommand } from '../audio/run-command.js';
 import { AsrError, type AsrEngine, type AsrResult, type TranscribeOptions } from './asr-engine.js';
 import { orderWords, wordsText } from './asr-words.js';
-import { languageMatches, readPcmWav, spawnFailure } from './engine-checks.js';
+import { languageMatches, readPcmWav, runEngine, spawnFailure } from './engine-checks.js';
 import { chooseWarp } from './speaker-warp.js';
 import { cmnProbeArgs, parseCmnUpdate, prepareCmnProbe, readFeatParams, writeFeatParams, type CmnProbe } from './sphinx-cmn.js';
 import { parseContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
@@ -161,21 +161,14 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
           probe ??= prepareCmnProbe();
           const probeArgs = ['-infile', file, '-hmm', hmm, ...extra, ...warpArgs, ...cmnProbeArgs(await probe)];
           let mean = null as number[] | null;
-          let pass;
-          try {
-            pass = await runCommand(binary, probeArgs, {
-              ...limits(info.durationSeconds),
-              signal: opts.signal,
-              stderrTailBytes: 4096,
-              onStderrLine: (line) => {
-                mean = parseCmnUpdate(line) ?? mean;
-              },
-            });
-          } catch (err) {
-            if (err instanceof CommandInterrupted) throw err;
-            throw new AsrError('unavailable', spawnFailure(binary, err));
-          }
-          if (pass.aborted) throw new AsrError('aborted', 'transcription aborted');
+          const pass = await runEngine(binary, probeArgs, {
+            ...limits(info.durationSeconds),
+            signal: opts.signal,
+            stderrTailBytes: 4096,
+            onStderrLine: (line) => {
+              mean = parseCmnUpdate(line) ?? mean;
+            },
+          });
           // A failed pass leaves the model's mean: the transcript is decoded as before.
           if (mean && pass.exitCode === 0 && !pass.timedOut) featFile = await writeFeatParams(modelFeat, mean);
         }
@@ -193,18 +186,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
     const result = { engine: 'sphinx', model, language };
     const args =
       cli === 'pocketsphinx5' ? [...modelArgs, ...frontEndArgs, 'live', file] : ['-infile', file, '-time', 'yes', ...modelArgs, ...frontEndArgs];
-    let run;
-    try {
-      run = await runCommand(binary, args, {
-        ...limits(audioSeconds),
-        signal: opts.signal,
-        stderrTailBytes: 4096,
-      });
-    } catch (err) {
-      if (err instanceof CommandInterrupted) throw err;
-      throw new AsrError('unavailable', spawnFailure(binary, err));
-    }
-    if (run.aborted) throw new AsrError('aborted', 'transcription aborted');
+    const run = await runEngine(binary, args, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
     if (run.timedOut) throw new AsrError('failed', 'pocketsphinx timed out', true);
     if (run.exitCode !== 0) {
       throw new AsrError('failed', `pocketsphinx failed: ${lastLine(run.stderrTail) || `exit ${run.exitCode}`}`);
@@ -217,8 +199,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
       const vocabulary = await prepareVocabulary(opts.vocabulary, dict, await dictionary);
       if (vocabulary) {
         const spotArgs = ['-infile', file, '-time', 'yes', '-hmm', hmm, '-dict', vocabulary.dictFile, '-kws', vocabulary.kwsFile, ...frontEndArgs];
-        const spot = await runCommand(binary, spotArgs, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
-        if (spot.aborted) throw new AsrError('aborted', 'transcription aborted');
+        const spot = await runEngine(binary, spotArgs, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
         // A failed spotting pass loses the names, not the transcript.
         if (spot.exitCode === 0 && !spot.timedOut) words = orderWords(mergeDetections(words, parseDetections(spot.stdout), vocabulary.phrases));
       }

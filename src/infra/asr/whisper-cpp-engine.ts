@@ -1,9 +1,9 @@
 import { access, constants, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CommandInterrupted, lastLine, runCommand } from '../audio/run-command.js';
+import { lastLine, runCommand } from '../audio/run-command.js';
 import { AsrError, type AsrEngine, type AsrResult, type TranscribeOptions } from './asr-engine.js';
 import { orderWords, wordsText } from './asr-words.js';
-import { readPcmWav, spawnFailure } from './engine-checks.js';
+import { readPcmWav, runEngine, spawnFailure } from './engine-checks.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { parseWhisperCppJson } from './whisper-cpp-output.js';
 
@@ -81,18 +81,11 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
           ...(prompt ? ['--prompt', prompt] : []),
           ...(options.extraArgs ?? []),
         ];
-        let run;
-        try {
-          run = await runCommand(binary, args, {
-            timeoutMs: options.timeoutMs ?? 120_000 + 10_000 * info.durationSeconds,
-            signal: opts.signal,
-            stderrTailBytes: 4096,
-          });
-        } catch (err) {
-          if (err instanceof CommandInterrupted) throw err;
-          throw new AsrError('unavailable', spawnFailure(binary, err));
-        }
-        if (run.aborted) throw new AsrError('aborted', 'transcription aborted');
+        const run = await runEngine(binary, args, {
+          timeoutMs: options.timeoutMs ?? 120_000 + 10_000 * info.durationSeconds,
+          signal: opts.signal,
+          stderrTailBytes: 4096,
+        });
         if (run.timedOut) throw new AsrError('failed', 'whisper.cpp timed out', true);
         // whisper.cpp exits 0 after some errors (unknown language, unreadable
         // input), so the JSON file is the only proof of success.
