@@ -101,9 +101,25 @@ export interface OperationParams {
 
 const UNKNOWN: Call[] = [{ operation: 'unknownCall' }];
 
+/** What a GraphQL request makes through the door, and why it must not run, if it must not. */
+export interface ReadCalls {
+  calls: Call[];
+  refusal: DomainError | null;
+}
+
+/**
+ * Every mutation field acts (charges, unlocks, queues, rotates) and is
+ * non-null, so one failing field nulls the whole `data`: what the fields
+ * before it did (credits charged, a job queued, a new key) would be done but
+ * never shown. A mutation therefore runs one field; it is refused before
+ * anything runs otherwise.
+ */
+const ONE_MUTATION_FIELD = invalid('query', 'a mutation runs one field (aliases included); send each as its own request, so that one failing cannot hide what another did');
+
 /**
  * The calls a GraphQL request makes through the door: one per executed root
- * field that names an operation. A document that does not parse or validate
+ * field that names an operation, and the refusal of a mutation of several
+ * fields (see ONE_MUTATION_FIELD). A document that does not parse or validate
  * (the alias limit included), names no operation, or selects only
  * `__typename` and introspection is one `unknownCall`, so a keyed request is
  * never free and a refused one costs 1.
@@ -130,23 +146,26 @@ export function createCallReader(schema: GraphQLSchema) {
     }
     return doc || null;
   }
-  return (params: OperationParams): Call[] => {
+  const unknown: ReadCalls = { calls: UNKNOWN, refusal: null };
+  return (params: OperationParams): ReadCalls => {
     const doc = typeof params.query === 'string' ? parsed(params.query) : null;
-    if (!doc) return UNKNOWN;
+    if (!doc) return unknown;
     let op: OperationDefinitionNode | null | undefined;
     try {
       op = getOperationAST(doc, params.operationName);
     } catch {
       op = null;
     }
-    if (!op) return UNKNOWN;
+    if (!op) return unknown;
     const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    const fields = executedRootFields(op, doc, params.variables);
+    if (op.operation === 'mutation' && fields.filter((f) => !f.name.startsWith('__')).length > 1) return { calls: UNKNOWN, refusal: ONE_MUTATION_FIELD };
     const calls: Call[] = [];
-    for (const f of executedRootFields(op, doc, params.variables)) {
+    for (const f of fields) {
       const operation = fieldOperation(root, f.name);
       if (operation) calls.push(f.transcriptId === undefined ? { operation } : { operation, input: { transcriptId: f.transcriptId } });
     }
-    return calls.length ? calls : UNKNOWN;
+    return calls.length ? { calls, refusal: null } : unknown;
   };
 }
 
@@ -168,7 +187,7 @@ export type GraphQLCaller = { credentials: Credentials } | { actor: Actor };
  * is the error to answer instead of executing, if any.
  */
 export async function admitOperation(door: Door, readCalls: CallReader, params: OperationParams, caller: GraphQLCaller): Promise<{ admission: Admission; refusal: DomainError | null }> {
-  const calls = readCalls(params);
+  const { calls, refusal } = readCalls(params);
   const admission = 'actor' in caller ? await door.admitActor(calls, caller.actor) : await door.admit(calls, caller.credentials);
-  return { admission, refusal: admission.error ?? badVariables(params.variables) };
+  return { admission, refusal: admission.error ?? refusal ?? badVariables(params.variables) };
 }

@@ -73,7 +73,7 @@ export const episodeListShape = shape<EpisodeList>(
   {
     show: field.object(showSummaryShape, undefined, (l) => l.show),
     ready_count: field.int("The show's episodes with a transcript ready (all, not only those listed).", (l) => l.readyCount),
-    truncated: field.boolean('True when older episodes exist that this list leaves out: past `max`, or no longer in the feed.', (l) => l.truncated),
+    truncated: field.boolean('True when the directory stops tracking further back: the show has more episodes than the 1000 a list can hold, or its feed carried more than were kept. A list cut short by `max` alone is not truncated.', (l) => l.truncated),
     episodes: field.list(episodeShape, 'Newest first.', (l) => l.episodes),
   },
 );

@@ -79,13 +79,13 @@ describe('episode list cache (PGlite)', () => {
     expect(renamed.after.show.title).toBe('A New Name');
   });
 
-  it('each length is its own list; `truncated` follows the count', async () => {
+  it('each length is its own list; `max` alone does not make a list truncated (spec 4.2)', async () => {
     const { db } = t.podtext.services;
     const { feedId, after } = await changed(t, key, 5, (feedId) => insertEpisodes(db, feedId, [{ guid: `sixth-${feedId}` }]));
     expect(after.episodes).toHaveLength(6);
     const five = await list(t, key, feedId, 5);
     expect(five.episodes).toHaveLength(5);
-    expect(five.truncated).toBe(true);
+    expect(five.truncated).toBe(false);
     expect((await list(t, key, feedId, 6)).truncated).toBe(false);
   });
 });

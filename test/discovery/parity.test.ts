@@ -78,7 +78,7 @@ describe('REST and GraphQL discovery give the same answers', () => {
     const first = await gql(EpisodesQuery, { feedId: 743229, first: 20 }, a.key);
     const page = first.data!.episodes;
     expect(page.readyCount).toBe(r.body.ready_count);
-    expect(page.truncated).toBe(true);
+    expect(page.truncated).toBe(r.body.truncated);
     expect(page.hasNextPage).toBe(true);
     expect(page.show).toEqual({ feedId: 743229, title: 'The Daily' });
     const next = await gql(EpisodesQuery, { feedId: 743229, first: 20, after: page.endCursor }, a.key);

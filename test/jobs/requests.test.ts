@@ -47,6 +47,11 @@ describe('POST /requests input', () => {
       [{ episodes: [item()], email: 'not-an-address' }, 'email'],
       [{ episodes: [item()], webhook_url: 'http://hooks.example/x' }, 'webhook_url'],
       [{ episodes: [item({} as never)] }, 'episodes.0.guid'],
+      // A null must not quietly mean "not a dry run, charge me".
+      [{ episodes: [item()], dry_run: null }, 'dry_run'],
+      [{ episodes: [item()], fast: null }, 'fast'],
+      // Caught before validation, and named the way validation names fields.
+      [{ episodes: [item('g\u0000')] }, 'episodes.0.guid'],
     ];
     for (const [body, field] of cases) {
       const r = await postRequest(t, a.key, body);

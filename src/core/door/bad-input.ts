@@ -8,14 +8,15 @@ const MAX_DEPTH = 32;
 
 /**
  * The path of the first string holding a NUL, or of nesting past MAX_DEPTH.
- * @example findBadValue({ a: ['x\u0000'] }, '', 0) // { path: 'a[0]', why: 'contains a NUL character' }
+ * Paths are written as validation errors write them (`episodes.0.guid`).
+ * @example findBadValue({ a: ['x\u0000'] }, '', 0) // { path: 'a.0', why: 'contains a NUL character' }
  */
 export function findBadValue(value: unknown, path: string, depth: number): { path: string; why: string } | null {
   if (depth > MAX_DEPTH) return { path, why: `nested deeper than ${MAX_DEPTH} levels` };
   if (typeof value === 'string') return value.includes('\u0000') ? { path, why: 'contains a NUL character' } : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const bad = findBadValue(value[i], `${path}[${i}]`, depth + 1);
+      const bad = findBadValue(value[i], path ? `${path}.${i}` : String(i), depth + 1);
       if (bad) return bad;
     }
     return null;

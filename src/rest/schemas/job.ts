@@ -14,6 +14,7 @@ export const RequestBodySchema = z.object({
   episodes: z.array(RequestItemSchema).max(MAX_EPISODES_PER_REQUEST, `at most ${MAX_EPISODES_PER_REQUEST} episodes per request`),
   email: z.string().nullish().openapi({ format: 'email', description: "Defaults to the account's address." }),
   webhook_url: z.string().nullish().openapi({ format: 'uri', description: 'https only; receives the signed job.done event.' }),
-  dry_run: z.boolean().nullish().openapi({ description: 'Quote only: nothing is charged, unlocked, stored or queued.' }),
-  fast: z.boolean().nullish().openapi({ description: `Fast lane: ${prices.fastTranscribePerHour} credits per hour, promised within promise_seconds. Only where a fast lane is configured (\`fast_lane_available\` on a dry run); otherwise 400 \`fast_lane_unavailable\`, nothing charged.` }),
+  // Not nullable: a null must not quietly mean "charge me" on a field that decides whether credits move.
+  dry_run: z.boolean().optional().openapi({ description: 'Quote only: nothing is charged, unlocked, stored or queued. `true` or `false` (default), never null.' }),
+  fast: z.boolean().optional().openapi({ description: `Fast lane (\`true\` or \`false\`, default; never null): ${prices.fastTranscribePerHour} credits per hour, promised within promise_seconds. Only where a fast lane is configured (\`fast_lane_available\` on a dry run); otherwise 400 \`fast_lane_unavailable\`, nothing charged.` }),
 });

@@ -14,6 +14,8 @@ export interface EpisodeListState {
    */
   stamp: string;
   readyCount: number;
+  /** Episodes the index holds for the show. */
+  total: number;
   /** Whether the show has never been read but is due to be (see `firstFetch`). */
   unread: boolean;
 }
@@ -47,5 +49,5 @@ export async function episodeListState(db: PrismaClient, feedId: bigint, since?:
   );
   const { snapshot, state } = row!;
   if (!state) return null;
-  return { snapshot, stamp: `${state.show_version}:${state.total}:${state.versions}`, readyCount: state.ready, unread: state.unread };
+  return { snapshot, stamp: `${state.show_version}:${state.total}:${state.versions}`, readyCount: state.ready, total: state.total, unread: state.unread };
 }

@@ -26,7 +26,11 @@ export interface EpisodeList {
   show: Show;
   /** Episodes of the show with a readable transcript (all of them, not only those listed). */
   readyCount: number;
-  /** True when older episodes exist that the list leaves out: past `max`, or beyond what the feed still carries. */
+  /**
+   * True when the directory stops tracking further back (spec 4.2): the show
+   * has more episodes than the 1000 a list can hold, or its feed carried more
+   * than were kept. Not set by `max` alone: `hasMore` says that.
+   */
   truncated: boolean;
   /** Newest first. Whole rows (or what `query` selects) when a `query` is given. Shared between callers: read only. */
   episodes: EpisodeRow[];
@@ -100,6 +104,9 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     }
   }
 
+  /** See {@link EpisodeList.truncated}. */
+  const stopsShort = (show: Show, total: number) => show.truncated || total > EPISODE_LIST.max;
+
   const notFound = (feedId: bigint) => new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
 
   /** The newest `max`, through the cache. */
@@ -123,7 +130,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     if (!show) throw notFound(feedId);
     const rows = await newestEpisodes(db, feedId, max + 1);
     const hasMore = rows.length > max;
-    const list: EpisodeList = { show, readyCount: state.readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
+    const list: EpisodeList = { show, readyCount: state.readyCount, truncated: stopsShort(show, state.total), episodes: rows.slice(0, max), hasMore };
     // A show still unread (its first read failed) is tried again on the next request.
     if (!state.unread) lists.set(key, { state, list });
     return list;
@@ -150,9 +157,12 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
         if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
         cursor = { transcriptId: input.after };
       }
-      const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
+      const [rows, total] = await Promise.all([
+        db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) }) as Promise<EpisodeRow[]>,
+        db.episode.count({ where: { showId: feedId } }),
+      ]);
       const hasMore = rows.length > max;
-      return { show, readyCount, truncated: hasMore || show.truncated, episodes: rows.slice(0, max), hasMore };
+      return { show, readyCount, truncated: stopsShort(show, total), episodes: rows.slice(0, max), hasMore };
     },
   };
 }

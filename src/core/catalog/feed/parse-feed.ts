@@ -20,7 +20,8 @@ interface Candidate extends ItemKey {
 }
 
 function formatOf(tree: XmlElement, names: ReturnType<typeof collectNamespaces>): FeedFormat {
-  const rootName = Object.keys(tree).find((key) => !key.startsWith('?') && !key.startsWith('#'));
+  // A lower-case `<!doctype>` comes through as an element named `!doctype`: it is not the root either.
+  const rootName = Object.keys(tree).find((key) => !key.startsWith('?') && !key.startsWith('#') && !key.startsWith('!'));
   const root = rootName === undefined ? undefined : tree[rootName];
   const first = Array.isArray(root) ? root[0] : root;
   if (rootName === 'rss') {
@@ -32,7 +33,7 @@ function formatOf(tree: XmlElement, names: ReturnType<typeof collectNamespaces>)
     return rssFormat(childOf(first, ['channel']) ?? {}, childrenOf(first, ['item']), names);
   }
   if (rootName === 'feed') return atomFormat(first, names);
-  throw new FeedParseError(rootName ? `not a podcast feed: the root element is <${rootName}>` : 'no XML element found');
+  throw new FeedParseError(rootName ? `the root element is <${rootName}>` : 'no XML element found');
 }
 
 /** Newest first; items without a date keep their position, the dated ones fill the other places. */
