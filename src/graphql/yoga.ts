@@ -3,7 +3,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials } from '../core/door/credentials.js';
 import { type Admission, KEYLESS_HEADERS } from '../core/door/door.js';
-import { DomainError, errorStatus } from '../core/errors.js';
+import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { type CallReader, admitOperation, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
@@ -103,17 +103,35 @@ function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () 
 
 const isRestCode = (code: unknown) => typeof code === 'string' && Object.hasOwn(errorStatus, code);
 
+type HttpExtension = { status?: number; headers?: Record<string, string> };
+
+/** yoga's own refusals, by the status it gives them, as REST's codes. */
+function codeForStatus(status: number | undefined): ErrorCode {
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  return 'invalid_request';
+}
+
 /**
- * Every error a client sees carries `extensions.code`, one of REST's codes:
- * yoga's own (GRAPHQL_PARSE_FAILED for a malformed or over-long document)
- * become `invalid_request`, as in REST.
+ * Every error a client sees carries `extensions.code`, one of REST's codes,
+ * with that code's status: yoga's own (a malformed or over-long document, a
+ * mutation sent by GET) become `invalid_request` or `method_not_allowed`
+ * (405), as in REST, keeping yoga's headers (`Allow`) and its GraphQL over
+ * HTTP rule for documents that do not parse (see validationCodePlugin).
  */
 function withCode(error: GraphQLError): GraphQLError {
   if (isRestCode(error.extensions?.code)) return error;
-  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'invalid_request' } });
+  const http = error.extensions?.http as HttpExtension | undefined;
+  const code = codeForStatus(http?.status);
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code, http: { ...http, status: errorStatus[code] } } });
 }
 
-/** A document the schema refuses is `invalid_request`, not yoga's GRAPHQL_VALIDATION_FAILED (validation errors are not masked). */
+/**
+ * A document the schema refuses is `invalid_request`, not yoga's
+ * GRAPHQL_VALIDATION_FAILED (validation errors are not masked). Its status
+ * follows GraphQL over HTTP, as for a document that does not parse: 400 under
+ * `Accept: application/graphql-response+json`, 200 under `application/json`.
+ */
 function validationCodePlugin(): Plugin {
   return {
     onValidate: () => ({ valid, result }) => {

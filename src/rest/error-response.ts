@@ -21,11 +21,14 @@ function answer(c: Context, code: ErrorCode, message: string, status: number): R
 export function toErrorResponse(c: Context, err: unknown, log: Logger): Response {
   if (err instanceof DomainError) return answer(c, err.code, err.message, errorStatus[err.code]);
   if (err instanceof HTTPException) {
-    // Raised by Hono itself: body limit, malformed input.
+    // Raised by Hono itself: body limit, a body that is not JSON. Each code keeps its one
+    // status: a body sent without a JSON content type (415 from the validator) is a 400
+    // `invalid_request` naming the body, like any other bad body.
     const status = err.status;
-    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'invalid_request';
-    const message = status === 413 ? 'body: larger than 1 MB' : err.message || 'body: malformed request';
-    return answer(c, code, message, status);
+    if (status === 413) return answer(c, 'payload_too_large', 'body: larger than 1 MB', 413);
+    if (status === 401) return answer(c, 'unauthorized', err.message || 'Unknown API key', 401);
+    const message = status === 415 ? 'body: send JSON, with "Content-Type: application/json"' : /json/i.test(err.message) ? 'body: malformed JSON' : `body: ${err.message || 'malformed request'}`;
+    return answer(c, 'invalid_request', message, errorStatus.invalid_request);
   }
   if (isClientAbort(err)) {
     // The client went away mid-request: nothing to answer, nothing to alarm anyone about.

@@ -47,8 +47,22 @@ describe('GraphQL limits', () => {
       expect(res.body.errors?.[0]?.message, what).toMatch(new RegExp(`${what === 'cost' ? 'Cost' : what === 'tokens' ? 'Token' : what === 'aliases' ? 'Aliases' : 'depth'} limit of ${limit[what as keyof typeof limit]}`, 'i'));
       expect(res.body.errors?.[0]?.extensions?.code, what).toBe('invalid_request');
     }
-    // Malformed and invalid documents alike: a client handles one set of codes.
-    for (const query of ['{ me { ', '{ mee { credits } }']) expect((await t.gql(query, {}, a.key)).body.errors?.[0]?.extensions?.code, query).toBe('invalid_request');
+    // Malformed and invalid documents alike: a client handles one set of codes. The status follows
+    // GraphQL over HTTP: 400 for application/graphql-response+json, 200 for legacy application/json.
+    for (const query of ['{ me { ', '{ mee { credits } }', `{ me { ${Array.from({ length: MAX_TOKENS }, () => 'credits').join(' ')} } }`]) {
+      const res = await t.gql(query, {}, a.key);
+      expect(res.body.errors?.[0]?.extensions?.code, query).toBe('invalid_request');
+      for (const [accept, status] of [['application/graphql-response+json', 400], ['application/json', 200]] as const) {
+        const r = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+        expect(r.status, `${accept} ${query.slice(0, 20)}`).toBe(status);
+        expect(((await r.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('invalid_request');
+      }
+    }
+    // A mutation sent by GET: REST's method_not_allowed, 405, with Allow.
+    const get = await t.request(`/graphql?query=${encodeURIComponent('mutation { rotateWebhookSecret { rotated } }')}`, { headers: { authorization: `Bearer ${a.key}`, accept: 'application/json' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toMatch(/POST/);
+    expect(((await get.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('method_not_allowed');
   });
 
   it('production hides the schema and field suggestions', async () => {

@@ -18,6 +18,11 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
   it('malformed JSON', async () => {
     await expectError(await t.api('POST', '/register/start', { body: '{"email": "a@b.c"' }), 400, 'invalid_request', 'body');
   });
+  it('a body without a JSON content type, or an empty one: 400 naming the body (one code, one status)', async () => {
+    const form = await t.request('/api/v1/register/start', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '{"email":"a@b.c"}' });
+    await expectError(form, 400, 'invalid_request', 'body');
+    await expectError(await t.api('POST', '/register/start', { body: '' }), 400, 'invalid_request', 'body');
+  });
   it('wrong types and missing fields name the field', async () => {
     await expectError(await t.api('POST', '/register/start', { body: { email: 42 } }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/start', { body: {} }), 400, 'invalid_request', 'email');
