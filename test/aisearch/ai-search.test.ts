@@ -122,6 +122,8 @@ describe('AI Search charges', () => {
       [{ transcript_id: ep.transcriptId, topic: '   ' }, 'topic:'],
       [{ transcript_id: ep.transcriptId, topic: 'x'.repeat(201) }, 'topic:'],
       [{ transcript_id: ep.transcriptId }, 'topic:'],
+      // Nothing a transcript's words could match: refused, not charged.
+      [{ transcript_id: ep.transcriptId, topic: '🎙🎙 ?!' }, 'topic: has no letters or digits'],
     ];
     for (const [body, prefix] of cases) {
       const res = await query(a.key, body);

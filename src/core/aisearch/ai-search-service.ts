@@ -71,6 +71,8 @@ function checkTopic(raw: unknown): string {
   const length = [...topic].length;
   if (length === 0) throw invalid('topic', 'must not be empty');
   if (length > MAX_TOPIC_CHARS) throw invalid('topic', `must be at most ${MAX_TOPIC_CHARS} characters (got ${length})`);
+  // Refused before the charge: nothing in a transcript's words could match it.
+  if (!/[\p{L}\p{N}]/u.test(topic)) throw invalid('topic', 'has no letters or digits to search for');
   return topic;
 }
 

@@ -52,6 +52,17 @@ describe('createTopicFinder', () => {
     expect(r.summary).toContain('automobile');
   });
 
+  it('says "Matched as" only with words the strongest quote holds, and not when the topic itself is there', () => {
+    const bikes: SearchableTranscript = { ...doc, segments: [seg(0, 'I ride my bike to work, a mountain bike with wide tires.'), seg(10, 'Coffee first though, a double espresso, always espresso.')] };
+    const viaSynonym = finder.find(bikes, 'bicycle');
+    expect(viaSynonym.found).toBe(true);
+    const named = [...viaSynonym.summary.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).slice(2);
+    expect(named.length).toBeGreaterThan(0);
+    for (const w of named) for (const part of w.split(' ')) expect(viaSynonym.mentions[0]!.quote.toLowerCase()).toContain(part);
+    const literal = finder.find(bikes, 'espresso');
+    expect(literal.summary).not.toContain('Matched as');
+  });
+
   it('finds misspelt names, including ones split across words', () => {
     // "elinor" and "Eleanor" are in neighbouring sentences: one mention, the other in its context.
     const elinor = finder.find(doc, 'Elinor');

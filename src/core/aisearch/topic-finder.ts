@@ -138,8 +138,13 @@ export function createTopicFinder(options: TopicFinderOptions = {}): TopicFinder
     const ranked = candidates(doc, topic, maxMentions);
     const mentions = [...ranked].sort((a, b) => a.offset - b.offset);
     const strongest = mentions.indexOf(ranked[0]);
-    const topicWords = new Set(topic.toLowerCase().split(/[^\p{L}\p{N}']+/u));
-    const matched = (ranked[0]?.matched ?? []).filter((m) => !topicWords.has(m));
+    const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean));
+    const topicWords = wordsOf(topic);
+    // "Matched as" names only words the strongest quote really holds, and only when the
+    // topic's own words are not there: an expansion's label ("bicycler") may never occur.
+    const quoteWords = wordsOf(ranked[0]?.quote ?? '');
+    const literal = [...topicWords].some((w) => quoteWords.has(w));
+    const matched = literal ? [] : (ranked[0]?.matched ?? []).filter((m) => !topicWords.has(m) && [...wordsOf(m)].every((w) => quoteWords.has(w)));
     return {
       found: mentions.length > 0,
       summary: summarizeMentions(topic, mentions, strongest, matched),
