@@ -97,6 +97,34 @@ describe('transcript caches', () => {
     }
   });
 
+  it('If-None-Match with the ETag: 304 with no body, counted; a new version or another shape: 200', async () => {
+    const a = await t.account({ credits: 1 });
+    const b = await t.account({ credits: 0 });
+    const ep = await addEpisode(t, { doc: sampleDoc() });
+    await t.api('POST', '/unlock', { key: a.key, body: { transcript: ep.transcriptId } });
+    const tags = new Set<string>();
+    for (const q of FORMATS) {
+      const first = await t.api('GET', `/transcripts/${ep.transcriptId}?${q}`, { key: a.key });
+      const etag = first.headers.get('etag')!;
+      tags.add(etag);
+      const again = await t.api('GET', `/transcripts/${ep.transcriptId}?${q}`, { key: a.key, headers: { 'if-none-match': `"other", W/${etag}` } });
+      expect(again.status, q).toBe(304);
+      expect(await again.text(), q).toBe('');
+      expect(again.headers.get('etag'), q).toBe(etag);
+      expect(Number(first.headers.get('x-ratelimit-remaining')) - Number(again.headers.get('x-ratelimit-remaining')), q).toBe(1);
+      // A key that has not unlocked it learns nothing from a matching tag.
+      expect((await t.api('GET', `/transcripts/${ep.transcriptId}?${q}`, { key: b.key, headers: { 'if-none-match': etag } })).status, q).toBe(402);
+    }
+    // Every shape has its own tag: the bodies differ.
+    expect(tags.size).toBe(FORMATS.length);
+    const [plain] = FORMATS;
+    const old = (await t.api('GET', `/transcripts/${ep.transcriptId}?${plain}`, { key: a.key })).headers.get('etag')!;
+    await storeNewVersion(t, ep.transcriptId, retranscribed('Entirely new words here'));
+    const fresh = await t.api('GET', `/transcripts/${ep.transcriptId}?${plain}`, { key: a.key, headers: { 'if-none-match': old } });
+    expect(fresh.status).toBe(200);
+    expect(await fresh.text()).toContain('Entirely new words');
+  });
+
   it('anything but the plain shape is still validated by the documented route', async () => {
     const a = await t.account();
     for (const q of ['format=docx', 'format=json&format=srt', 'timestamps=yes', 'format=%6Ason']) {

@@ -18,6 +18,7 @@ const readRoute = createRoute({
     '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
     'Times follow the audio the host serves now: when a host re-splices an episode (dynamically inserted ads), Podtext re-aligns the transcript to it and adds `alignment: {audio_seconds, checked_at, ad_breaks: [{start, end}], removed: [{at, seconds}]}` (the audio the times match, its inserted stretches, and stretches of the transcribed audio no longer served); words in a removed stretch carry `removed: true` and the time of the cut.',
     'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
+    'Send the `ETag` back in `If-None-Match` to get 304 with no body while the answer is unchanged.',
     '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), times re-aligned to re-spliced audio, or a new title, audio URL or duration in the episode\'s feed.',
   ].join('\n\n'),
   security: [...keyed, {}],
@@ -39,6 +40,7 @@ const readRoute = createRoute({
         'text/vtt': { schema: z.string() },
       },
     },
+    304: { description: "Not modified: `If-None-Match` named this representation's `ETag`. No body; still counted as a call." },
     ...errors({ ...keyedErrors, 402: `Locked: unlock it first (${prices.unlock} credit).`, 404: 'No transcript yet.' }),
   },
 });
@@ -59,14 +61,28 @@ const unlockRoute = createRoute({
   },
 });
 
+/** Whether an `If-None-Match` header names `etag` (weak comparison, `*` included). */
+function namesTag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || (tag.startsWith('W/') ? tag.slice(2) : tag) === etag;
+  });
+}
+
 export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
   api.openapi(readRoute, async (c) => {
     const { transcript_id } = c.req.valid('param');
     const q = c.req.valid('query');
     const format = q.format as TranscriptFormat;
-    const out = await c.get('services').transcripts.read(c.get('admission').actor, transcript_id, format, { timestamps: q.timestamps === '1', words: q.words === '1' });
+    const options = { timestamps: q.timestamps === '1', words: q.words === '1' };
+    const out = await c.get('services').transcripts.read(c.get('admission').actor, transcript_id, format, options);
+    // One tag per representation: with and without segments or word times, the bodies differ.
+    const etag = `"${transcript_id}-v${out.version}-${format}${options.timestamps ? '-t' : ''}${options.words ? '-w' : ''}"`;
+    // Checked after the read, so a 304 is only ever given to a caller allowed the transcript.
+    if (namesTag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } }) as never;
     // A plain header object: answered as is, with no Fetch Headers built for the response.
-    return new Response(out.body, { status: 200, headers: { 'content-type': out.contentType, etag: `"${transcript_id}-v${out.version}-${format}"` } }) as never;
+    return new Response(out.body, { status: 200, headers: { 'content-type': out.contentType, etag } }) as never;
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');
