@@ -134,7 +134,15 @@ describe('every keyed answer is counted and stamped', () => {
     const wrong = await t.api('GET', '/me', { key: `ptk_${'x'.repeat(43)}` });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('x-ratelimit-remaining')).toBe('1000');
-    expect((await t.api('DELETE', '/me', { key: a.key })).headers.get('allow')).toBe('GET');
+    expect((await t.api('DELETE', '/me', { key: a.key })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await t.api('DELETE', '/unlock', { key: a.key })).headers.get('allow')).toBe('POST, OPTIONS');
+    // OPTIONS says what a route takes: 204 with Allow, counted like any call made with a key.
+    const before = remaining(await t.api('GET', '/me', { key: a.key }));
+    const options = await t.api('OPTIONS', '/me', { key: a.key });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(before - remaining(options)).toBe(1);
+    expect((await t.api('OPTIONS', '/no-such-route', { key: a.key })).status).toBe(404);
   });
 
   it('429 once spent, on REST and GraphQL, introspection included', async () => {

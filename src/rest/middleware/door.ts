@@ -85,7 +85,10 @@ export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHand
     stampRateLimit(c, admission.headers);
     if (admission.error) throw admission.error;
     if (found.kind === 'method_not_allowed') {
-      c.header('Allow', found.allow.join(', '));
+      // HEAD goes wherever GET does; OPTIONS is answered here, for every route.
+      const allow = [...found.allow, ...(found.allow.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      c.header('Allow', allow);
+      if (c.req.method === 'OPTIONS') return c.body(null, 204);
       throw new DomainError('method_not_allowed', `${c.req.method} is not allowed here; use ${found.allow.join(' or ')}.`);
     }
     if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
