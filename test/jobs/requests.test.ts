@@ -184,6 +184,14 @@ describe('GET /jobs', () => {
     const tooMany = await t.api('GET', '/jobs?per=51', { key: a.key });
     expect(tooMany.status).toBe(400);
     expect(((await tooMany.json()) as { error: { message: string } }).error.message).toMatch(/^per:/);
+    // Counts in a query follow one rule on every route: digits only; empty means the default.
+    for (const q of ['page=1e3', 'page=0x10', 'page=%201', 'page=-1', 'page=2.5', 'per=1e1', 'per=0']) {
+      const r = await t.api('GET', `/jobs?${q}`, { key: a.key });
+      expect(r.status, q).toBe(400);
+      expect(((await r.json()) as { error: { message: string } }).error.message, q).toMatch(new RegExp(`^${q.split('=')[0]}: must be a whole number from 1`));
+    }
+    for (const q of ['page=', 'per=']) expect((await t.api('GET', `/jobs?${q}`, { key: a.key })).status, q).toBe(200);
+    expect((await t.api('GET', '/shows/999999999999/episodes?max=1e2', { key: a.key })).status).toBe(400);
 
     const b = await t.account();
     expect((await t.api('GET', `/jobs/${ids[0]}`, { key: b.key })).status).toBe(404);

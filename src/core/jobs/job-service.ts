@@ -4,6 +4,7 @@ import type { Logger } from '../../infra/logger.js';
 import type { Actor } from '../accounts/actor.js';
 import type { Clock } from '../clock.js';
 import { DomainError, invalid } from '../errors.js';
+import { wholeNumber } from '../whole-number.js';
 import type { Links } from '../links.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
 import { createRequester } from './create-request.js';
@@ -86,11 +87,10 @@ export function createJobService(deps: JobServiceDeps) {
     get,
 
     /** The caller's jobs, newest first. `page` from 1; `per` 1–50 (default 20). */
-    async list(actor: Actor, opts: { page?: number | null; per?: number | null } = {}): Promise<JobPage> {
-      const page = opts.page ?? 1;
-      const per = opts.per ?? JOBS_PER_PAGE.default;
-      if (!Number.isInteger(page) || page < 1) throw invalid('page', 'must be a whole number from 1');
-      if (!Number.isInteger(per) || per < 1 || per > JOBS_PER_PAGE.max) throw invalid('per', `must be a whole number from 1 to ${JOBS_PER_PAGE.max}`);
+    /** `page` and `per` as numbers or as query text (see wholeNumber). */
+    async list(actor: Actor, opts: { page?: number | string | null; per?: number | string | null } = {}): Promise<JobPage> {
+      const page = wholeNumber(opts.page, 'page', { default: 1 });
+      const per = wholeNumber(opts.per, 'per', JOBS_PER_PAGE);
       const { jobs, total } = await views.list(db, actor.accountId, (page - 1) * per, per);
       return { jobs, page, per, total, hasMore: page * per < total };
     },

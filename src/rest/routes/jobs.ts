@@ -14,8 +14,9 @@ const listRoute = createRoute({
  
   request: {
     query: z.object({
-      page: z.coerce.number().int().min(1).default(1).openapi({ description: 'From 1. Default: 1.' }),
-      per: z.coerce.number().int().min(1).max(JOBS_PER_PAGE.max, `at most ${JOBS_PER_PAGE.max}`).default(JOBS_PER_PAGE.default).openapi({ description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }),
+      // Read by the core's one rule for counts in a query (digits only), as `max` on lists.
+      page: z.string().optional().openapi({ type: 'integer', minimum: 1, description: 'From 1. Default: 1.' }),
+      per: z.string().optional().openapi({ type: 'integer', minimum: 1, maximum: JOBS_PER_PAGE.max, description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }),
     }),
   },
   responses: {

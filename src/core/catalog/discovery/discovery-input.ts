@@ -1,4 +1,5 @@
 import { invalid } from '../../errors.js';
+import { wholeNumber } from '../../whole-number.js';
 
 /** Longest search query accepted, in characters. */
 export const MAX_QUERY_LENGTH = 500;
@@ -33,10 +34,7 @@ export function parseAppleId(value: string | number | bigint, field = 'apple_id'
  * @throws DomainError `invalid_request` naming `field`.
  */
 export function listLength(value: number | string | null | undefined, limits: { default: number; max: number }, field: string): number {
-  if (value === undefined || value === null || value === '') return limits.default;
-  const n = typeof value === 'number' ? value : /^\s*-?\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > limits.max) throw invalid(field, `must be an integer from 1 to ${limits.max}`);
-  return n;
+  return wholeNumber(value, field, limits);
 }
 
 /**
