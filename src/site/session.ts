@@ -5,6 +5,8 @@ import type { OperationName } from '../core/door/operations.js';
 import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
+import { fromAnotherOrigin } from './cross-site.js';
+import { formRefused } from './form-refused.js';
 import { errorPage } from './pages/error-page.js';
 
 /** The website's sign-in cookie. */
@@ -58,17 +60,18 @@ export async function signOut(c: Context<RestEnv>): Promise<void> {
 }
 
 /**
- * Every form that changes something posts the session's CSRF token as `csrf`;
- * without it (or with another session's) the request is refused with 403.
- * SameSite=Lax already keeps other sites' POSTs cookieless; this is the second lock.
+ * Every form of a signed-in browser posts the session's CSRF token as `csrf`;
+ * without it (or with another session's), or posted from another origin, the
+ * request is refused with 403. SameSite=Lax already keeps other sites' POSTs
+ * cookieless; these are the second and third locks. (Forms posted before
+ * there is a session use `requireFormToken`.)
  */
 export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
+  if (fromAnotherOrigin(c)) return formRefused(c);
   const token = sessionToken(c);
   const form = await c.req.parseBody();
   const given = typeof form.csrf === 'string' ? form.csrf : null;
-  if (!token || !c.get('services').sessions.checkCsrf(token, given)) {
-    return c.html(errorPage(403, 'Form refused', 'This form is out of date or did not come from Podtext: reload the page and try again.'), 403);
-  }
+  if (!token || !c.get('services').sessions.checkCsrf(token, given)) return formRefused(c);
   await next();
 };
 

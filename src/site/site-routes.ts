@@ -9,6 +9,7 @@ import { episodeJs } from './assets/episode-js.js';
 import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
 import { registerDocsPages } from './docs-pages.js';
+import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
@@ -98,10 +99,11 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       }
     }
     const [charts, trending] = q ? [null, null] : await Promise.all([orNull(discovery.charts()), orNull(discovery.trending({ max: 12 }))]);
-    return c.html(homePage({ q, results, searchError, charts, trending, registered: null }, chrome(c, actor)));
+    // Only visitors see the register form, so only they get a form cookie.
+    return c.html(homePage({ q, results, searchError, charts, trending, registered: null, formCsrf: actor ? '' : formToken(c) }, chrome(c, actor)));
   });
 
-  app.post('/register', async (c) => {
+  app.post('/register', requireFormToken, async (c) => {
     const form = await c.req.parseBody();
     const actor = await siteActor(c);
     let message: string;
@@ -111,19 +113,20 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       if (!(err instanceof DomainError)) throw err;
       message = err.message;
     }
-    if (form.from === 'signin') return c.html(signinPage({ sent: message }, chrome(c, actor)));
-    return c.html(homePage({ q: '', results: null, searchError: null, charts: null, trending: null, registered: message }, chrome(c, actor)));
+    const formCsrf = formToken(c);
+    if (form.from === 'signin') return c.html(signinPage({ sent: message, formCsrf }, chrome(c, actor)));
+    return c.html(homePage({ q: '', results: null, searchError: null, charts: null, trending: null, registered: message, formCsrf }, chrome(c, actor)));
   });
 
-  app.get('/signin', async (c) => c.html(signinPage({ next: localPath(c.req.query('next'), '/account') }, chrome(c, await siteActor(c)))));
-  app.post('/signin', async (c) => {
+  app.get('/signin', async (c) => c.html(signinPage({ next: localPath(c.req.query('next'), '/account'), formCsrf: formToken(c) }, chrome(c, await siteActor(c)))));
+  app.post('/signin', requireFormToken, async (c) => {
     const form = await c.req.parseBody();
     const next = localPath(form.next, '/account');
     try {
       await signIn(c, String(form.key ?? ''));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      return c.html(signinPage({ error: 'That key is not valid (it may have been rotated). Check it, or have it emailed below.', next }, chrome(c, null)), 401);
+      return c.html(signinPage({ error: 'That key is not valid (it may have been rotated). Check it, or have it emailed below.', next, formCsrf: formToken(c) }, chrome(c, null)), 401);
     }
     return c.redirect(next, 303);
   });
@@ -132,8 +135,8 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     return c.redirect('/', 303);
   });
 
-  app.get('/confirm', async (c) => c.html(confirmPage(c.req.query('token') ?? '', chrome(c, await siteActor(c)))));
-  app.post('/confirm', async (c) => {
+  app.get('/confirm', async (c) => c.html(confirmPage(c.req.query('token') ?? '', formToken(c), chrome(c, await siteActor(c)))));
+  app.post('/confirm', requireFormToken, async (c) => {
     const form = await c.req.parseBody();
     try {
       const r = await c.get('services').registration.confirm(String(form.token ?? ''));

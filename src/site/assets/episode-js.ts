@@ -2,7 +2,9 @@
  * The episode page's script, served at /assets/episode.js: click or Enter on a
  * word seeks the player; the spoken word is marked with aria-current and kept
  * in view unless the reader scrolls away; `#t=<seconds>` seeks on load; find in
- * the transcript; copy a link to the current moment.
+ * the transcript; copy a link to the current moment. Once it is all wired it
+ * marks <html> with `js`, which shows the controls that need it (without
+ * script they would do nothing, so the page hides them).
  */
 export const episodeJs = `(() => {
 'use strict';
@@ -90,8 +92,6 @@ if (followBtn) followBtn.addEventListener('click', () => { following = true; fol
 
 function target() { const m = /[#&]t=(\\d+(?:\\.\\d+)?)/.exec(location.hash); return m ? Number(m[1]) : null; }
 function fromHash() { const t = target(); if (t !== null) seek(t); }
-window.addEventListener('hashchange', fromHash);
-fromHash();
 
 // Find in transcript: words containing each typed word in sequence.
 const find = document.getElementById('find');
@@ -131,5 +131,10 @@ if (copy) copy.addEventListener('click', async () => {
   try { await navigator.clipboard.writeText(link); out.textContent = 'Copied: ' + link; }
   catch (e) { out.textContent = 'Link to this moment: ' + link; }
 });
+
+// Everything works now: show its controls, then open at #t= (after they take their place, so the word stays in view).
+document.documentElement.classList.add('js');
+window.addEventListener('hashchange', fromHash);
+fromHash();
 })();
 `;

@@ -3,6 +3,7 @@ export const siteCss = `
 :root{--ink:#1d2330;--muted:#586074;--line:#d9dce3;--bg:#fbfbfd;--card:#fff;--brand:#3b3fd8;--brand-ink:#fff;--hl:#ffe27a;--hit:#c7ecff;--ok:#1d7a3a;--warn:#8a5a00;--focus:#f0a500}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
+html:not(.js) .needs-js,html.js .no-js{display:none!important}
 html{font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
 body{margin:0}
 a{color:var(--brand)}
@@ -48,9 +49,11 @@ code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;background:#eef0f5;pa
 .player audio{width:100%}
 .turn{display:grid;grid-template-columns:5.5rem 1fr;gap:.2rem 1rem;margin:0 0 1rem}
 .turn .when{font-variant-numeric:tabular-nums;background:none;border:1px solid var(--line);color:var(--muted);padding:.1rem .4rem;height:fit-content}
+.turn .at{font-variant-numeric:tabular-nums;color:var(--muted);padding:.1rem .4rem}
 .turn .who{font-weight:600;margin-right:.4rem}
-.w{cursor:pointer;border-radius:3px}
-.w:hover{background:#eef0ff}
+.w{border-radius:3px}
+.js .w{cursor:pointer}
+.js .w:hover{background:#eef0ff}
 .w[aria-current]{background:var(--hl)}
 .w.hit{background:var(--hit)}
 .w.hit[aria-current]{background:var(--hl)}

@@ -5,12 +5,12 @@ import { layout, type PageChrome } from '../layout.js';
  * The emailed link lands here. Opening it does not spend the token (mail
  * scanners prefetch links); the button posts it.
  */
-export function confirmPage(token: string, chrome: PageChrome) {
+export function confirmPage(token: string, formCsrf: string, chrome: PageChrome) {
   return layout(
     'Confirm your registration · Podtext',
     html`<h1>Confirm your registration</h1>
 <p>Creating an account accepts Podtext's terms and privacy policy.</p>
-<form method="post" action="/confirm"><input type="hidden" name="token" value="${token}"><button id="confirm">Create my account and show my key</button></form>`,
+<form method="post" action="/confirm"><input type="hidden" name="token" value="${token}"><input type="hidden" name="csrf" value="${formCsrf}"><button id="confirm">Create my account and show my key</button></form>`,
     chrome,
   );
 }

@@ -32,8 +32,13 @@ function turns(segments: Segment[]): Segment[][] {
   return out;
 }
 
+/**
+ * Find, copy-a-link and the time buttons work only through episode.js: they
+ * are `needs-js`, shown once the script has run (it marks <html> with `js`);
+ * without it each paragraph shows its time as text (`no-js`).
+ */
 function transcriptView(doc: TranscriptDoc) {
-  return html`<div class="row" role="search" aria-label="In this transcript">
+  return html`<div class="row needs-js" role="search" aria-label="In this transcript">
 <label for="find">Find in transcript</label> <input type="search" id="find" autocomplete="off">
 <span id="find-status" role="status" class="muted"></span>
 <button type="button" class="quiet" id="copy-moment">Copy link to this moment</button>
@@ -45,7 +50,7 @@ ${turns(doc.segments).map((t) => {
   const start = t[0]!.start;
   const who = t[0]!.speaker;
   const text = t.map((s) => s.text).join(' ');
-  return html`<div class="turn"><button type="button" class="when" data-start="${start}" aria-label="Play from ${clock(start)}${who ? `, ${who}` : ''}">${clock(start)}</button>
+  return html`<div class="turn"><button type="button" class="when needs-js" data-start="${start}" aria-label="Play from ${clock(start)}${who ? `, ${who}` : ''}">${clock(start)}</button><span class="at no-js">${clock(start)}</span>
 <p><span class="sr-only">${who ? `${who}: ` : ''}${text}</span><span aria-hidden="true">${who ? html`<span class="who">${who}</span>` : ''}${t.map((s) =>
     s.words.map((w) => html`<span class="w" tabindex="-1" data-start="${w.s}">${w.w}</span> `),
   )}</span></p></div>`;

@@ -13,6 +13,8 @@ export interface HomeData {
   charts: Charts | null;
   trending: Trending | null;
   registered: string | null;
+  /** The register form's token (`formToken`); only visitors see the form. */
+  formCsrf: string;
 }
 
 /** `/`: search, charts and trending to browse, prices and plans, and a key for newcomers. */
@@ -45,7 +47,7 @@ ${chrome.signedIn
   : html`<section aria-labelledby="key-h" class="card"><h2 id="key-h">Get a key</h2>
 <p>One key signs you in here and calls the API; both spend the same credits.</p>
 ${d.registered ? html`<p class="notice" role="status" id="register-result">${d.registered}</p>` : ''}
-<form id="register" method="post" action="/register" class="row"><label for="email">Email</label> <input type="email" id="email" name="email" required autocomplete="email"> <button>Send me a link</button></form>
+<form id="register" method="post" action="/register" class="row"><input type="hidden" name="csrf" value="${d.formCsrf}"><label for="email">Email</label> <input type="email" id="email" name="email" required autocomplete="email"> <button>Send me a link</button></form>
 <p>Already have a key? <a href="/signin">Sign in</a>.</p></section>`}
 <section aria-labelledby="prices-h"><h2 id="prices-h">Prices</h2>
 <table><thead><tr><th scope="col">Action</th><th scope="col">Credits</th></tr></thead><tbody>${priceTable.map((p) => html`<tr><td>${p.action}</td><td>${p.credits}</td></tr>`)}</tbody></table>
