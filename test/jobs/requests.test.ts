@@ -166,6 +166,10 @@ describe('pricing and the request result', () => {
     const first = await postRequest(t, a.key, { episodes: [item(guid)] });
     const second = await postRequest(t, a.key, { episodes: [item(guid)] });
     expect([first.body.credits_charged, second.body.credits_charged]).toEqual([1, 0]);
+    // Waiting is not the same as never asked: the 404 says it is under way, not "request one".
+    const waiting = await t.api('GET', `/transcripts/${transcriptIdFor(guid)}`, { key: a.key });
+    expect(waiting.status).toBe(404);
+    expect(((await waiting.json()) as { error: { message: string } }).error.message).toMatch(/being transcribed now/);
     expect(await t.podtext.services.db.transcriptionTask.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(1);
   });
 });

@@ -22,6 +22,13 @@ describe('the 409 quote for an episode without a transcript', () => {
     expect(e.details).toEqual({ transcription_credits: 1, query_credits: 1, total_credits: 2, duration_seconds: 3600 });
     expect(e.message).toContain('1 hour of audio, billed as 1 hour');
     expect(e.message).toContain('being transcribed now');
+    expect(e.message).not.toContain('POST /requests');
+  });
+
+  it('states the length without rounding it past a billing boundary', () => {
+    expect(notTranscribedError('0123456789abcdef', 5399, 'none').message).toContain('1 hour 29 minutes 59 seconds of audio, billed as 1 hour');
+    expect(notTranscribedError('0123456789abcdef', 5400, 'none').message).toContain('1 hour 30 minutes of audio, billed as 2 hours');
+    expect(notTranscribedError('0123456789abcdef', 8, 'none').message).toContain('8 seconds of audio, billed as 1 hour');
   });
 });
 

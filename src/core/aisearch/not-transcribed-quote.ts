@@ -28,12 +28,12 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Hours, minutes and seconds as spoken, never rounded up past a billing boundary (5399 s is not "1 hour 30 minutes"). */
 function spokenLength(seconds: number): string {
-  const minutes = Math.round(seconds / 60);
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  if (h === 0) return plural(Math.max(1, m), 'minute');
-  return m === 0 ? plural(h, 'hour') : `${plural(h, 'hour')} ${plural(m, 'minute')}`;
+  const total = Math.floor(seconds);
+  const parts = [plural(Math.floor(total / 3600), 'hour'), plural(Math.floor((total % 3600) / 60), 'minute'), plural(total % 60, 'second')];
+  const said = parts.filter((p) => !p.startsWith('0 '));
+  return said.length ? said.join(' ') : '1 second';
 }
 
 /**
@@ -51,12 +51,17 @@ export function notTranscribedError(transcriptId: string, durationSeconds: numbe
     q.durationSeconds === null
       ? 'its length is not known yet, so this is the minimum; the request prices it by its length'
       : `${spokenLength(q.durationSeconds)} of audio, billed as ${plural(billableHours(q.durationSeconds), 'hour')}`;
-  const underway = transcriptStatus === 'processing' ? ' It is being transcribed now; query it once it is ready.' : '';
+  // Under way (for this key or another): nothing more to pay for, only to wait.
+  const message =
+    transcriptStatus === 'processing'
+      ? `Episode ${transcriptId} is being transcribed now, so it cannot be searched yet; query it once it is ready (${plural(q.queryCredits, 'credit')} a query). ` +
+        `Had nobody requested it, searching it would take ${plural(q.total, 'credit')} in all (${length}).`
+      : `Episode ${transcriptId} is not transcribed yet, so it cannot be searched. Searching it takes ${plural(q.total, 'credit')} in all: ` +
+        `${q.transcriptionCredits} to transcribe it (${length}; standard lane, unlock included) and ${q.queryCredits} for this query. ` +
+        'Request it with POST /requests; once it is transcribed it can be queried repeatedly.';
   return new DomainError(
     'not_transcribed',
-    `Episode ${transcriptId} is not transcribed yet, so it cannot be searched. Searching it takes ${plural(q.total, 'credit')} in all: ` +
-      `${q.transcriptionCredits} to transcribe it (${length}; standard lane, unlock included) and ${q.queryCredits} for this query. ` +
-      `Request it with POST /requests; once it is transcribed it can be queried repeatedly.${underway}`,
+    message,
     {
       transcription_credits: q.transcriptionCredits,
       query_credits: q.queryCredits,

@@ -106,7 +106,14 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
 
   async function requireHeld(transcriptId: string): Promise<number> {
     const version = await versions.current(transcriptId);
-    if (version === null) throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests.`);
+    if (version === null) {
+      // Only on the way to a 404: a requested episode is told apart from one nobody asked for.
+      const episode = await db.episode.findUnique({ where: { transcriptId }, select: { transcriptStatus: true } });
+      if (episode?.transcriptStatus === 'processing') {
+        throw new DomainError('not_found', `No transcript for ${transcriptId} yet: it is being transcribed now, and readable once done. A key that requested it is told when (GET /jobs/{id}, or the job.done webhook).`);
+      }
+      throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests.`);
+    }
     return version;
   }
 
