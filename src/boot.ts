@@ -1,8 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Config } from './config.js';
 import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
@@ -10,6 +10,7 @@ import type { Clock } from './core/clock.js';
 import type { WebhookSettings } from './core/webhooks/webhook-service.js';
 import { createServices, type Services } from './core/services.js';
 import { ensureSampleEpisode } from './core/transcripts/sample-seed.js';
+import { SAMPLE_AUDIO_PATH } from './site/sample-audio-route.js';
 import { attachGraphQLWebSocket } from './graphql/websocket.js';
 import { createHttpApp, type HttpApp } from './http-app.js';
 import { pendingMigrations } from './infra/db/migrate.js';
@@ -21,6 +22,7 @@ import { createMailTransport } from './infra/mail/mail-transport.js';
 import { registerDbGauges } from './infra/metrics/db-gauges.js';
 import { countAdmissions, countFeedRefreshes, countMails, timeTasks, webhookAttemptCounter } from './infra/metrics/instrument.js';
 import { createMetrics, type Metrics } from './infra/metrics/metrics.js';
+import { createOperationsApp } from './site/operations-routes.js';
 import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
@@ -49,6 +51,8 @@ export interface BootOverrides {
   charts?: ChartRefreshOptions;
   /** Audio re-check tunables over the config's interval (tests: small download caps). */
   audioChecks?: Partial<AudioCheckOptions>;
+  /** A listener already bound to PORT (see `bindListener`); `listen` serves on it. */
+  listener?: Listener;
 }
 
 export interface Podtext {
@@ -63,15 +67,60 @@ export interface Podtext {
   /** Set once `listen` has been called. */
   server?: Server;
   url?: string;
+  /**
+   * Serves on PORT: the API, site and GraphQL, or for `ROLE=worker` only
+   * `/livez`, `/readyz` and `/metrics`. Resolves with the URL listened on.
+   */
   listen(): Promise<string>;
   startWorkers(): void;
   /**
    * Shuts down in order: readiness 503 and subscriptions ended at once,
    * workers stop claiming and hand back their tasks, the listener closes
    * (after `SHUTDOWN_DELAY_SECONDS`), requests in flight finish (cut off
-   * after `graceMs`), then the database closes.
+   * after `graceMs`), then the database closes. Resolves with the number of
+   * requests that were cut off.
    */
-  stop(options?: { graceMs?: number }): Promise<void>;
+  stop(options?: { graceMs?: number }): Promise<{ cutOff: number }>;
+}
+
+/** Largest request head accepted: 16 KB (431 beyond). */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/** An HTTP server bound to its port, answering once it is handed the app. */
+export interface Listener {
+  server: Server;
+  /** The port bound (the kernel's pick for `PORT=0`). */
+  port: number;
+  serve(handler: RequestListener): void;
+}
+
+/**
+ * Binds PORT on HOST. `main` does it before anything is built: with `PORT=0`
+ * the kernel picks the port, and the default site URL (links in mails,
+ * `poll_url`) must name it. Requests that arrive before `serve` wait for it.
+ */
+export async function bindListener(config: Pick<Config, 'port' | 'host'>): Promise<Listener> {
+  let handler: RequestListener | null = null;
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    if (handler) handler(req, res);
+    else waiting.push([req, res]);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    serve(h) {
+      handler = h;
+      for (const [req, res] of waiting.splice(0)) h(req, res);
+    },
+  };
 }
 
 /** Waits for `promise`, or `ms` at most; leaves no timer behind. */
@@ -119,7 +168,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     },
     onJobDone: overrides.jobs?.onJobDone,
   });
-  await ensureSampleEpisode(db.prisma);
+  await ensureSampleEpisode(db.prisma, `${config.siteUrl}${SAMPLE_AUDIO_PATH}`);
   timeTasks(services.jobs.tasks, metrics);
   countAdmissions(services.door, metrics);
   registerDbGauges(metrics.registry, { db: db.prisma, searchIndexSize: () => services.discovery.showSearch.size, pool: db.poolStats });
@@ -132,6 +181,8 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
   const loops = new AbortController();
   const running: Promise<unknown>[] = [];
   let closeWs: (() => Promise<void>) | null = null;
+  // Requests being answered now: those still running at the end of the grace period are cut off.
+  let inFlight = 0;
 
   const podtext: Podtext = {
     config,
@@ -143,11 +194,15 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       return draining.signal.aborted;
     },
     async listen() {
-      const server = await new Promise<Server>((resolve) => {
-        const s = serve(
-          { fetch: http.app.fetch, port: config.port, hostname: config.host, serverOptions: { maxHeaderSize: 16 * 1024 } },
-          () => resolve(s as Server),
-        ) as Server;
+      const listener = overrides.listener ?? (await bindListener(config));
+      const { server } = listener;
+      // A worker's port is for probes and scrapes only: nothing there reaches the API.
+      const app = config.role === 'worker' ? createOperationsApp(operations) : http.app;
+      const answer = getRequestListener(app.fetch, { hostname: config.host });
+      listener.serve((req, res) => {
+        inFlight++;
+        res.once('close', () => inFlight--);
+        void answer(req, res);
       });
       server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
         if (!socket.writable) return;
@@ -155,10 +210,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
         const body = JSON.stringify({ error: tooLarge ? { code: 'header_too_large', message: 'headers: larger than 16 KB' } : { code: 'invalid_request', message: 'request: malformed HTTP' } });
         socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       });
-      closeWs = attachGraphQLWebSocket(server, http.yoga, services);
+      if (config.role !== 'worker') closeWs = attachGraphQLWebSocket(server, http.yoga, services);
       podtext.server = server;
-      const port = (server.address() as AddressInfo).port;
-      podtext.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      podtext.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listener.port}`;
       return podtext.url;
     },
     startWorkers() {
@@ -211,6 +265,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       await within(Promise.allSettled(running), left());
       await within(closed, left());
       clearInterval(idle);
+      const cutOff = inFlight;
       if (server) {
         server.closeAllConnections();
         await closed;
@@ -220,6 +275,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       mail.close();
       await bus.close();
       await db.close();
+      return { cutOff };
     },
   };
   return podtext;

@@ -1,5 +1,6 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, withBoundPort } from './config.js';
 
 describe('config', () => {
   it('has the documented defaults', () => {
@@ -34,9 +35,35 @@ describe('config', () => {
     [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
     [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
+    [{ METRICS_TOKEN: ' \t ' }, 'METRICS_TOKEN'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it.each(['', '  '])('reads an empty number variable (%j) as unset: its default, never 0', (blank) => {
+    const c = loadConfig({
+      PORT: blank, WORKERS: blank, FAST_ASR_CONCURRENCY: blank, AUDIO_CHECK_INTERVAL: blank,
+      SHUTDOWN_GRACE_SECONDS: blank, SHUTDOWN_DELAY_SECONDS: blank, QUEUE_RETENTION_DAYS: blank,
+    });
+    expect(c).toMatchObject({
+      port: 8080, siteUrl: 'http://localhost:8080', workers: os.availableParallelism(), fastConcurrency: 8, audioCheckIntervalSeconds: 21_600,
+      shutdownGraceSeconds: 25, shutdownDelaySeconds: 0, queueRetentionDays: 30,
+    });
+    // 0 written out still means 0.
+    expect(loadConfig({ WORKERS: '0', PORT: '0' })).toMatchObject({ workers: 0, port: 0 });
+  });
+
+  it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: ' s3cret ' }).metricsToken).toBe('s3cret');
+  });
+
+  it('with PORT=0 and no SITE_URL, the site URL names the port bound', () => {
+    const free = withBoundPort(loadConfig({ PORT: '0' }), 43123);
+    expect(free).toMatchObject({ port: 43123, siteUrl: 'http://localhost:43123', baseUrl: 'http://localhost:43123/api/v1' });
+    const set = withBoundPort(loadConfig({ PORT: '0', SITE_URL: 'https://podtext.example' }), 43123);
+    expect(set).toMatchObject({ port: 43123, siteUrl: 'https://podtext.example', baseUrl: 'https://podtext.example/api/v1' });
   });
 
   it('turns billing on with STRIPE_SECRET_KEY and its companions', () => {

@@ -11,6 +11,14 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/**
+ * A number variable; empty or blank counts as unset, as for every other
+ * variable (z.coerce alone reads "" as 0: `PORT=` would take a random port,
+ * `WORKERS=` would run none).
+ */
+const numberVar = <T extends z.ZodType>(schema: (n: z.ZodCoercedNumber<unknown>) => T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema(z.coerce.number()));
+
 const hostPortList = optionalString.transform((v, ctx) => {
   if (!v) return [] as string[];
   const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -45,7 +53,7 @@ const urlString = (schemes: string[]) =>
   );
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: numberVar((n) => n.int().min(0).max(65535).default(8080)),
   HOST: z.string().min(1).default('127.0.0.1'),
   SITE_URL: urlString(['http:', 'https:']),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -53,7 +61,7 @@ const envSchema = z.object({
   SMTP_URL: urlString(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('Podtext <no-reply@localhost>'),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
-  WORKERS: z.coerce.number().int().min(0).max(256).optional(),
+  WORKERS: numberVar((n) => n.int().min(0).max(256).optional()),
   ASR_ENGINE: engineName.default('sphinx'),
   ASR_URL: urlString(['http:', 'https:']),
   ASR_MODEL: optionalString,
@@ -62,10 +70,10 @@ const envSchema = z.object({
   FAST_ASR_URL: urlString(['http:', 'https:']),
   FAST_ASR_MODEL: optionalString,
   FAST_ASR_API_KEY: optionalString,
-  FAST_ASR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  FAST_ASR_CONCURRENCY: numberVar((n) => n.int().min(1).max(256).default(8)),
   OUTBOUND_ALLOW: hostPortList,
   WEBHOOK_RETRY_SCHEDULE: secondsList,
-  AUDIO_CHECK_INTERVAL: z.coerce.number().positive().max(30 * 86_400).default(21_600),
+  AUDIO_CHECK_INTERVAL: numberVar((n) => n.positive().max(30 * 86_400).default(21_600)),
   SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || TRANSCRIPT_ID.test(v), {
     message: 'must be 16 lowercase hex characters',
   }),
@@ -87,10 +95,15 @@ const envSchema = z.object({
   STRIPE_PRICE_BUSINESS: optionalString,
   STRIPE_API_URL: urlString(['http:', 'https:']),
   NODE_ENV: optionalString,
-  METRICS_TOKEN: optionalString,
-  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
-  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
-  QUEUE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Empty is unset, as everywhere; only spaces is refused, not read as unset: someone meant /metrics to be closed.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v.trim() !== '', { message: 'is only whitespace; set a token, or leave it unset for an open /metrics' })
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  SHUTDOWN_GRACE_SECONDS: numberVar((n) => n.int().min(1).max(3600).default(25)),
+  SHUTDOWN_DELAY_SECONDS: numberVar((n) => n.min(0).max(300).default(0)),
+  QUEUE_RETENTION_DAYS: numberVar((n) => n.int().min(1).max(3650).default(30)),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlString(['http:', 'https:']),
   // The exporter speaks OTLP/HTTP with JSON bodies; another protocol would be silently ignored.
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/json'], { message: 'only http/json is supported (OTLP over HTTP with JSON bodies)' }).optional(),
@@ -130,8 +143,10 @@ export interface Config {
   port: number;
   /** Listen address. Default: 127.0.0.1. */
   host: string;
-  /** `{site_url}` without a trailing slash. Default: `http://localhost:$PORT`. */
+  /** `{site_url}` without a trailing slash. Default: `http://localhost:$PORT`, with the port bound (see `withBoundPort`). */
   siteUrl: string;
+  /** True when SITE_URL is unset: the site URL is `http://localhost:<the port bound>`. */
+  siteUrlFollowsPort: boolean;
   /** `{base_url}`: `$SITE_URL/api/v1`. */
   baseUrl: string;
   /** Absolute data directory: PGlite files, outbox, scratch audio, generated secrets. Default: ./data. */
@@ -242,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     siteUrl,
+    siteUrlFollowsPort: e.SITE_URL === undefined,
     baseUrl: `${siteUrl}/api/v1`,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
@@ -275,4 +291,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queueRetentionDays: e.QUEUE_RETENTION_DAYS,
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
   };
+}
+
+/**
+ * The config once the listener is bound: `PORT=0` asks for any free port, and
+ * without SITE_URL every absolute link (registration, `poll_url`,
+ * `transcript_url`) must carry the port actually taken, not 0.
+ */
+export function withBoundPort(config: Config, port: number): Config {
+  if (!config.siteUrlFollowsPort) return { ...config, port };
+  const siteUrl = `http://localhost:${port}`;
+  return { ...config, port, siteUrl, baseUrl: `${siteUrl}/api/v1` };
 }

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { boot } from './boot.js';
+import { type Config, ConfigError, loadConfig, withBoundPort } from './config.js';
+import { bindListener, boot, type Listener } from './boot.js';
 import { runAdminCommand } from './cli/admin.js';
 import { DataDirInUseError } from './infra/db/data-dir-lock.js';
 import { startTracing, tracing } from './infra/tracing/tracing.js';
@@ -20,6 +20,23 @@ function baselineWasmOnly(): void {
 /** The same signal again within this many milliseconds is one signal passed on by a wrapper process. */
 const RELAYED_SIGNAL_MS = 500;
 
+/** Binds PORT first (see `bindListener`); a port that cannot be had stops the start naming the variable, as a bad value does. */
+async function bindPort(config: Config): Promise<Listener> {
+  try {
+    return await bindListener(config);
+  } catch (err) {
+    const why: Record<string, string> = {
+      EADDRINUSE: `PORT: ${config.port} is in use on ${config.host}; stop what holds it or set another port (0: any free one)`,
+      EACCES: `PORT: ${config.port} needs privileges; set a port above 1023`,
+      EADDRNOTAVAIL: `HOST: ${config.host} is not an address of this machine`,
+    };
+    const message = why[(err as NodeJS.ErrnoException).code ?? ''];
+    if (!message) throw err;
+    process.stderr.write(`Cannot listen:\n  ${message}\n`);
+    process.exit(2);
+  }
+}
+
 /** Process entry: `serve` (default), `worker`, or an admin command. */
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
@@ -36,13 +53,22 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve' || command === 'worker') {
     baselineWasmOnly();
     if (command === 'worker') config = { ...config, role: 'worker' as const };
+    // A worker beside an API on one machine must not fight it for the default port: unset, it takes a free one (logged).
+    if (config.role === 'worker' && !process.env.PORT?.trim()) config = { ...config, port: 0 };
+    // Before boot: everything built with the site URL needs the port bound (PORT=0 picks one).
+    const listener = await bindPort(config);
+    config = withBoundPort(config, listener.port);
     // Before boot: the database, the HTTP app and the logger look for it once, when built.
     if (config.tracing) await startTracing({ ...config.tracing, role: config.role });
-    const podtext = await boot(config);
+    const podtext = await boot(config, { listener });
     const log = podtext.services.log;
-    if (config.role !== 'worker') {
-      const url = await podtext.listen();
-      log.info({ url, site: config.siteUrl, database: podtext.db.kind }, `Podtext is serving on ${url}`);
+    // Every role listens: a worker only for /livez, /readyz and /metrics.
+    const url = await podtext.listen();
+    const where = { url, pid: process.pid, role: config.role, database: podtext.db.kind };
+    if (config.role === 'worker') {
+      log.info(where, `Podtext worker is serving /livez, /readyz and /metrics on ${url}`);
+    } else {
+      log.info({ ...where, site: config.siteUrl }, `Podtext is serving on ${url}`);
       // Build the show-name index now rather than on the first search.
       const started = performance.now();
       const { showSearch } = podtext.services.discovery;
@@ -71,17 +97,20 @@ async function main(argv: string[]): Promise<void> {
         process.exit(1);
       }, graceMs);
       cutoff.unref();
+      let cutOff: number;
       try {
         // Requests in flight get the grace period less a second for closing the database.
-        await podtext.stop({ graceMs: Math.max(500, graceMs - 1000) });
+        ({ cutOff } = await podtext.stop({ graceMs: Math.max(500, graceMs - 1000) }));
         // The last spans (the shutdown's own requests) go out before the exit.
         await tracing().shutdown().catch((err: unknown) => log.warn({ err }, 'spans not exported at shutdown'));
       } catch (err) {
         log.error({ err }, 'shutdown failed');
         process.exit(1);
       }
-      log.info('stopped');
-      process.exit(0);
+      // Clients lost their answers: not a clean stop, whatever the rest did.
+      if (cutOff > 0) log.warn({ cutOff, graceSeconds: config.shutdownGraceSeconds }, `stopped: ${cutOff} request(s) still running after SHUTDOWN_GRACE_SECONDS were cut off`);
+      else log.info('stopped');
+      process.exit(cutOff > 0 ? 1 : 0);
     };
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Hono } from 'hono';
+import { type Env, Hono } from 'hono';
+import { httpTiming } from '../infra/metrics/http-timing.js';
 import type { Metrics } from '../infra/metrics/metrics.js';
-import type { RestEnv } from '../rest/env.js';
 
 /** What the operations routes need from the running process. */
 export interface OperationsHooks {
@@ -25,7 +25,7 @@ function sameToken(given: string, expected: string): boolean {
  * outside the metered API (a probe must never spend a daily allowance or be
  * refused by one).
  */
-export function registerOperationsRoutes(app: Hono<RestEnv>, ops: OperationsHooks): void {
+export function registerOperationsRoutes<E extends Env>(app: Hono<E>, ops: OperationsHooks): void {
   const noStore = { 'cache-control': 'no-store' };
   app.get('/livez', (c) => c.json({ status: 'ok' }, 200, noStore));
   app.get('/readyz', async (c) => {
@@ -45,4 +45,17 @@ export function registerOperationsRoutes(app: Hono<RestEnv>, ops: OperationsHook
     const { registry } = ops.metrics;
     return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType, ...noStore });
   });
+}
+
+/**
+ * What a `ROLE=worker` process serves on PORT: only the probes and its own
+ * metrics (a worker's counters exist nowhere else), no API, site or GraphQL.
+ */
+export function createOperationsApp(ops: OperationsHooks): Hono {
+  const app = new Hono();
+  app.use('*', httpTiming(ops.metrics));
+  registerOperationsRoutes(app, ops);
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `A worker serves only /livez, /readyz and /metrics, not ${c.req.path}` } }, 404));
+  app.onError((_err, c) => c.json({ error: { code: 'internal', message: 'internal error' } }, 500));
+  return app;
 }

@@ -8,6 +8,7 @@ import { accountJs } from './assets/account-js.js';
 import { episodeJs } from './assets/episode-js.js';
 import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
+import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
 import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
@@ -81,6 +82,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   registerDocsPages(app);
   registerArtworkRoute(app);
+  registerSampleAudioRoute(app);
 
   app.get('/', async (c) => {
     const actor = await siteActor(c);

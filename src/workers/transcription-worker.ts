@@ -99,7 +99,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
   const announce = () => jobs.tasks.announce(poolId, pool.capacity).catch((err) => log.warn({ err }, 'worker pool announcement failed'));
   await announce();
   const announcer = setInterval(announce, options.announceMs);
-  log.info({ poolId, slots: pool.capacity, standard: engines.standard.name, fast: engines.fast.name }, `transcription workers started: ${pool.capacity} slot(s)`);
+  log.info({ poolId, slots: pool.capacity, standard: engines.standard.name, fast: deps.lanes.fast ? engines.fast.name : 'none' }, `transcription workers started: ${pool.capacity} slot(s)`);
 
   async function runTask(task: ClaimedTask, slotSince: number): Promise<void> {
     const tlog = log.child({ taskId: task.id, attempt: task.attempt, transcriptId: task.transcriptId });

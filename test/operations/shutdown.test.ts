@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
@@ -80,6 +81,30 @@ describe('SIGTERM of a serving process', () => {
     expect(JSON.parse(res.text)).toMatchObject({ ok: true });
     expect(await p.exited).toBe(0);
     expect(p.output()).toContain('stopped');
+  }, 90_000);
+
+  it('requests still running when SHUTDOWN_GRACE_SECONDS runs out are cut off, with a warning counting them, and the process exits 1', async () => {
+    // A feed host that takes its time: a search by its feed URL waits on it.
+    const asked: http.ServerResponse[] = [];
+    const feedHost = http.createServer((_req, res) => void asked.push(res));
+    await new Promise<void>((r) => feedHost.listen(0, '127.0.0.1', r));
+    drops.push(async () => {
+      feedHost.closeAllConnections();
+      await new Promise((r) => feedHost.close(r));
+    });
+    const endpoint = `127.0.0.1:${(feedHost.address() as AddressInfo).port}`;
+    const p = await serve({ OUTBOUND_ALLOW: endpoint, SHUTDOWN_GRACE_SECONDS: '3' });
+
+    const search = probe(`${p.url}/?q=${encodeURIComponent(`http://${endpoint}/feed.xml`)}`);
+    await waitFor(() => asked.length > 0, 10_000, 'the search to ask the feed host');
+    const signalled = Date.now();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(1);
+    expect(Date.now() - signalled).toBeLessThan(3500);
+    // The search never got its answer: its connection was closed.
+    expect(await search).toMatchObject({ error: 'ECONNRESET' });
+    const warning = p.logLines().find((l) => l.cutOff !== undefined);
+    expect(warning).toMatchObject({ level: 40, cutOff: 1, msg: expect.stringContaining('1 request(s) still running after SHUTDOWN_GRACE_SECONDS were cut off') });
   }, 90_000);
 
   it('a second signal exits at once', async () => {

@@ -9,7 +9,7 @@ export const SAMPLE_FEED_ID = 999_999_999_999n;
  * Puts the public sample episode and its transcript in the index once, so it is
  * served like any other episode. Safe to run on every start and from several processes.
  */
-export async function ensureSampleEpisode(db: PrismaClient): Promise<void> {
+export async function ensureSampleEpisode(db: PrismaClient, audioUrl: string | null = null): Promise<void> {
   const doc = loadSampleTranscript();
   await db.$transaction([
     db.show.upsert({
@@ -32,7 +32,8 @@ export async function ensureSampleEpisode(db: PrismaClient): Promise<void> {
     }),
     db.episode.upsert({
       where: { transcriptId: sampleEpisode.transcriptId },
-      update: {},
+      // Follows SITE_URL from start to start.
+      update: { audioUrl },
       create: {
         transcriptId: sampleEpisode.transcriptId,
         showId: SAMPLE_FEED_ID,
@@ -41,7 +42,7 @@ export async function ensureSampleEpisode(db: PrismaClient): Promise<void> {
         description: 'Jane Austen, Sense and Sensibility, chapter 1, read for LibriVox.',
         publishedAt: new Date(sampleEpisode.publishedAt),
         durationSeconds: Math.round(sampleEpisode.durationSeconds),
-        audioUrl: sampleEpisode.audioUrl,
+        audioUrl,
         transcriptStatus: 'ready',
       },
     }),

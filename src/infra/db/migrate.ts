@@ -1,23 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findUp } from '../find-up.js';
 
 /** A minimal SQL runner both PGlite and node-postgres can provide. */
 export interface SqlRunner {
   /** Runs one or more statements, no parameters. */
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-}
-
-/** The nearest `relative` path at or above `from`: sources and the built bundle sit at different depths. */
-function findUp(relative: string, from: string): string {
-  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, relative);
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new Error(`${relative} not found above ${from}`);
-  }
 }
 
 /** Where Podtext's migrations live: prisma/migrations/<name>/migration.sql. */

@@ -42,7 +42,7 @@ describe('sample episode', () => {
     const meta = {
       transcriptId: sampleEpisode.transcriptId,
       title: sampleEpisode.title,
-      audioUrl: sampleEpisode.audioUrl,
+      audioUrl: 'http://localhost:8080/sample/audio.mp3',
       language: null,
       source: 'publisher' as const,
       engine: null,

@@ -8,8 +8,6 @@ export interface SampleEpisode {
   guid: string;
   title: string;
   showTitle: string;
-  /** Null: the clips are not hosted by Podtext (see README.md for where they live). */
-  audioUrl: string | null;
   /** Length of the five clips back to back, in seconds. */
   durationSeconds: number;
   /** ISO 8601 timestamp. */
@@ -25,7 +23,6 @@ export const sampleEpisode: Readonly<SampleEpisode> = Object.freeze({
   guid: 'podtext-sample-librivox',
   title: 'Sense and Sensibility, Chapter 1 (excerpt)',
   showTitle: 'Podtext Sample: Public Domain Readings',
-  audioUrl: null,
   durationSeconds: 24.73,
   publishedAt: '2025-01-01T00:00:00.000Z',
 });
