@@ -181,8 +181,6 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
   const loops = new AbortController();
   const running: Promise<unknown>[] = [];
   let closeWs: (() => Promise<void>) | null = null;
-  // Requests being answered now: those still running at the end of the grace period are cut off.
-  let inFlight = 0;
 
   const podtext: Podtext = {
     config,
@@ -199,11 +197,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       // A worker's port is for probes and scrapes only: nothing there reaches the API.
       const app = config.role === 'worker' ? createOperationsApp(operations) : http.app;
       const answer = getRequestListener(app.fetch, { hostname: config.host });
-      listener.serve((req, res) => {
-        inFlight++;
-        res.once('close', () => inFlight--);
-        void answer(req, res);
-      });
+      listener.serve((req, res) => void answer(req, res));
       server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
         if (!socket.writable) return;
         const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
@@ -265,7 +259,8 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       await within(Promise.allSettled(running), left());
       await within(closed, left());
       clearInterval(idle);
-      const cutOff = inFlight;
+      // Requests being answered now (counted by the timing middleware): cut off below.
+      const cutOff = metrics.httpInFlight.value;
       if (server) {
         server.closeAllConnections();
         await closed;

@@ -18,8 +18,8 @@ export function routeTemplate(c: Context): string {
 /**
  * Times every request into `podtext_http_request_duration_seconds`, labelled
  * with the route template Hono matched (`/api/v1/shows/:id`, never the raw
- * path: ids would make a series per show). Register first, so that it
- * sees the final status.
+ * path: ids would make a series per show), and counts the requests being
+ * answered (`httpInFlight`). Register first, so that it sees the final status.
  */
 export function httpTiming(metrics: Metrics): MiddlewareHandler {
   // One series per label set, found by a string rather than a labels object.
@@ -30,11 +30,14 @@ export function httpTiming(metrics: Metrics): MiddlewareHandler {
     if (!found) children.set(key, (found = metrics.httpDuration.series({ method, route, status })));
     return found;
   };
+  const inFlight = metrics.httpInFlight;
   return async (c, next) => {
     const started = performance.now();
+    inFlight.value++;
     try {
       await next();
     } finally {
+      inFlight.value--;
       const status = c.res.status;
       const route = routeTemplate(c);
       child(c.req.method, route, String(status)).observe((performance.now() - started) / 1000);

@@ -14,8 +14,20 @@ export function createMetrics() {
   // Node's own: CPU, resident memory, heap, event-loop lag, GC, handles.
   collectDefaultMetrics({ register: registry });
 
+  // Kept as a plain number on the hot path; the gauge reads it when scraped.
+  const httpInFlight = { value: 0 };
+  new Gauge({
+    name: 'podtext_http_requests_in_flight',
+    help: 'HTTP requests being answered now (a shutdown cuts off those still running at the end of its grace period).',
+    registers,
+    collect() {
+      this.set(httpInFlight.value);
+    },
+  });
+
   return {
     registry,
+    httpInFlight,
     // Observed on every request: label sets resolved once (see series-histogram.ts).
     httpDuration: new SeriesHistogram(
       'podtext_http_request_duration_seconds',
