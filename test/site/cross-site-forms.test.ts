@@ -172,23 +172,30 @@ describe('forms posted from another site', () => {
       });
     }
 
-    it('refuses a sign-in without the form token, or with the token of another cookie', async () => {
+    it('refuses a browser sign-in without the form token, or with the token of another cookie', async () => {
       const a = await t.account();
-      await expectRefused(await post('/signin', { key: a.key }));
       const mine = await formPair();
       const theirs = await formPair();
       await expectRefused(await post('/signin', { key: a.key }, { cookie: mine.cookie }));
       await expectRefused(await post('/signin', { key: a.key, csrf: theirs.csrf }, { cookie: mine.cookie }));
-      await expectRefused(await post('/signin', { key: a.key, csrf: mine.csrf }));
+      await expectRefused(await post('/signin', { key: a.key }, { origin: site, 'sec-fetch-site': 'same-origin' }));
+      await expectRefused(await post('/signin', { key: a.key, csrf: mine.csrf }, { origin: site }));
+    });
+
+    it('lets a script sign in with its key: no Origin, no Fetch Metadata, no form cookie (no page can send that)', async () => {
+      const a = await t.account();
+      const res = await post('/signin', { key: a.key, next: '/account' });
+      expect(res.status).toBe(303);
+      expect(res.headers.getSetCookie().some((c) => c.startsWith('podtext_session='))).toBe(true);
     });
 
     it('refuses /confirm and /register from another site, and without the form token', async () => {
       const token = await confirmToken('eve@example.com');
       const { csrf, cookie } = await formPair();
       await expectRefused(await post('/confirm', { token, csrf }, { cookie, ...crossSite['another site (Fetch Metadata)'] }));
-      await expectRefused(await post('/confirm', { token }));
+      await expectRefused(await post('/confirm', { token }, { origin: site }));
       await expectRefused(await post('/register', { email: 'eve2@example.com', csrf }, { cookie, ...crossSite['another site (Fetch Metadata)'] }));
-      await expectRefused(await post('/register', { email: 'eve2@example.com' }));
+      await expectRefused(await post('/register', { email: 'eve2@example.com' }, { 'sec-fetch-site': 'same-origin' }));
       // The refused confirmation spent nothing: the token still confirms, from Podtext's own page.
       const ok = await post('/confirm', { token, csrf }, { cookie, origin: site, 'sec-fetch-site': 'same-origin' });
       expect(ok.status).toBe(200);
