@@ -167,7 +167,7 @@ describe('search by RSS feed URL', () => {
     const page = await search(feeds.url('/page.html'));
     expect(page.status).toBe(400);
     expect(page.body.error?.code).toBe('invalid_request');
-    expect(page.body.error?.message).toBe('q: not a podcast feed: the root element is <title>');
+    expect(page.body.error?.message).toBe('q: not a podcast feed: the address serves a web page (HTML)');
     const missing = await search(feeds.url('/missing.xml'));
     expect(missing.status).toBe(400);
     expect(missing.body.error?.message).toMatch(/^q: .*404/);

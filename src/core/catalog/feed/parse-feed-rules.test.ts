@@ -117,7 +117,9 @@ describe('parseFeed: fields', () => {
 
 describe('parseFeed: refusals', () => {
   it.each([
-    ['an HTML page', '<!DOCTYPE html><html><body>hi</body></html>', /^the root element is <html>$/],
+    ['an HTML page', '<!DOCTYPE html><html><body>hi</body></html>', /^the address serves a web page \(HTML\)$/],
+    ['an HTML page with a lower-case doctype', '<!doctype html><title>x</title>', /^the address serves a web page \(HTML\)$/],
+    ['another XML document', '<?xml version="1.0"?><svg></svg>', /^the root element is <svg>$/],
     ['text', 'just some text', /no XML element found/],
     ['an empty document', '', /no XML element found/],
     ['RSS without a channel', '<rss version="2.0"></rss>', /without a <channel>/],

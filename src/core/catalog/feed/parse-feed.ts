@@ -20,8 +20,9 @@ interface Candidate extends ItemKey {
 }
 
 function formatOf(tree: XmlElement, names: ReturnType<typeof collectNamespaces>): FeedFormat {
-  // A lower-case `<!doctype>` comes through as an element named `!doctype`: it is not the root either.
-  const rootName = Object.keys(tree).find((key) => !key.startsWith('?') && !key.startsWith('#') && !key.startsWith('!'));
+  const rootName = Object.keys(tree).find((key) => !key.startsWith('?') && !key.startsWith('#'));
+  // A web page where a feed was expected, the commonest mistake (a lower-case `<!doctype>` comes through as an element).
+  if (rootName === 'html' || rootName?.toLowerCase() === '!doctype') throw new FeedParseError('the address serves a web page (HTML)');
   const root = rootName === undefined ? undefined : tree[rootName];
   const first = Array.isArray(root) ? root[0] : root;
   if (rootName === 'rss') {
