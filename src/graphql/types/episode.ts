@@ -1,3 +1,4 @@
+import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { Episode, Show } from '../../generated/prisma/client.js';
 import { EPISODE_LIST, parseFeedId } from '../../core/catalog/discovery/discovery-input.js';
@@ -33,6 +34,17 @@ export const EpisodeRef = builder.prismaObject('Episode', {
 
 type Edge = { cursor: string; node: Episode };
 type Connection = { show: Show; readyCount: number; truncated: boolean; edges: Edge[]; hasNextPage: boolean };
+
+/** Whether the field being resolved selects `name` directly (or through inline fragments and fragment spreads). */
+function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const within = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return within(s.selectionSet);
+      return within(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((f) => within(f.selectionSet));
+}
 
 const cursorOf = (transcriptId: string) => Buffer.from(`ep:${transcriptId}`).toString('base64url');
 function transcriptIdAfter(cursor: string | null | undefined): string | null {
@@ -71,7 +83,7 @@ builder.queryFields((t) => ({
       const feedId = parseFeedId(args.feedId, 'feedId');
       const query = queryFromInfo({ context: ctx, info, typeName: 'Episode', paths: [['edges', 'node'], ['nodes']] });
       const list = await ctx.services.discovery.episodes(requireActor(ctx), feedId, {
-        max: args.first, maxField: 'first', after: transcriptIdAfter(args.after), query,
+        max: args.first, maxField: 'first', after: transcriptIdAfter(args.after), query, truncated: selects(info, 'truncated'),
       });
       return {
         show: list.show,

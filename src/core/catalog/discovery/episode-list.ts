@@ -48,6 +48,13 @@ export interface EpisodePageInput {
   /** The name callers know `after` by, for errors. Default: `after`. */
   afterField?: string;
   query?: EpisodeQuery;
+  /**
+   * With `query` or `after`: whether the caller reads `truncated`. Counting the
+   * show's episodes for it (more than a list holds?) costs a statement; not
+   * asked, `truncated` says only whether the feed carried more than was kept.
+   * Default: true.
+   */
+  truncated?: boolean;
 }
 
 type EpisodeJson = Omit<EpisodeRow, 'publishedAt'> & { publishedAt: string | null };
@@ -157,11 +164,11 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
         if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
         cursor = { transcriptId: input.after };
       }
-      const [rows, total] = await Promise.all([
-        db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) }) as Promise<EpisodeRow[]>,
-        db.episode.count({ where: { showId: feedId } }),
-      ]);
+      const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
       const hasMore = rows.length > max;
+      // A first page that holds the whole list needs no count: it is within the 1000.
+      const counted = input.truncated !== false && !show.truncated && (hasMore || cursor !== undefined);
+      const total = counted ? await db.episode.count({ where: { showId: feedId } }) : rows.length;
       return { show, readyCount, truncated: stopsShort(show, total), episodes: rows.slice(0, max), hasMore };
     },
   };
