@@ -62,22 +62,6 @@ async function main(argv: string[]): Promise<void> {
     if (config.tracing) await startTracing({ ...config.tracing, role: config.role });
     const podtext = await boot(config, { listener });
     const log = podtext.services.log;
-    // Every role listens: a worker only for /livez, /readyz and /metrics.
-    const url = await podtext.listen();
-    const where = { url, pid: process.pid, role: config.role, database: podtext.db.kind };
-    if (config.role === 'worker') {
-      log.info(where, `Podtext worker is serving /livez, /readyz and /metrics on ${url}`);
-    } else {
-      log.info({ ...where, site: config.siteUrl }, `Podtext is serving on ${url}`);
-      // Build the show-name index now rather than on the first search.
-      const started = performance.now();
-      const { showSearch } = podtext.services.discovery;
-      showSearch
-        .reload()
-        .then(() => log.info({ shows: showSearch.size, ms: Math.round(performance.now() - started) }, 'search index loaded'))
-        .catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
-    }
-    if (config.role !== 'api') podtext.startWorkers();
     let stopping: { signal: string; at: number } | null = null;
     const stop = async (signal: string) => {
       if (stopping) {
@@ -112,8 +96,26 @@ async function main(argv: string[]): Promise<void> {
       else log.info('stopped');
       process.exit(cutOff > 0 ? 1 : 0);
     };
+    // Before the start is announced: a signal from then on is always a graceful stop.
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));
+    // Every role listens: a worker only for /livez, /readyz and /metrics.
+    const url = await podtext.listen();
+    const where = { url, pid: process.pid, role: config.role, database: podtext.db.kind };
+    if (config.role === 'worker') {
+      log.info(where, `Podtext worker is serving /livez, /readyz and /metrics on ${url}`);
+    } else {
+      log.info({ ...where, site: config.siteUrl }, `Podtext is serving on ${url}`);
+      // Build the show-name index now rather than on the first search.
+      const started = performance.now();
+      const { showSearch } = podtext.services.discovery;
+      showSearch
+        .reload()
+        .then(() => log.info({ shows: showSearch.size, ms: Math.round(performance.now() - started) }, 'search index loaded'))
+        .catch((err: unknown) => log.error({ err }, 'search index warm-up failed'));
+    }
+    // A signal during the start has begun the stop already: nothing more is started.
+    if (config.role !== 'api' && !stopping) podtext.startWorkers();
     return;
   }
   process.exitCode = await runAdminCommand(config, command, rest);
