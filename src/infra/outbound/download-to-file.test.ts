@@ -5,9 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from './local-test-server.js';
+import { failure, startLocalServer, type LocalServer } from './local-test-server.js';
 import { createOutboundClient, type OutboundClient } from './outbound-client.js';
-import type { OutboundError } from './outbound-error.js';
 
 const audio = randomBytes(1_000_000);
 const DROP_AT = 300_000;
@@ -80,15 +79,6 @@ afterAll(async () => {
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as OutboundError;
-  }
-  throw new Error('expected the download to fail');
-}
 
 describe('download', () => {
   it('resumes with Range after a dropped connection', async () => {

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { OutboundError } from './outbound-error.js';
 
 /** A real server on 127.0.0.1 and an ephemeral port, for tests of outbound code. */
 export interface LocalServer {
@@ -44,4 +45,14 @@ export async function startLocalServer(handler: Handler, tls?: { key: string; ce
         server.close(() => resolve());
       }),
   };
+}
+
+/** The error a call that must fail failed with. */
+export async function failure(promise: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as OutboundError;
+  }
+  throw new Error('expected the call to fail');
 }

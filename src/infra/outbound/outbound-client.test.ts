@@ -1,8 +1,7 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from './local-test-server.js';
+import { failure, startLocalServer, type LocalServer } from './local-test-server.js';
 import { createOutboundClient, type OutboundClient } from './outbound-client.js';
-import type { OutboundError } from './outbound-error.js';
 
 let server: LocalServer;
 let client: OutboundClient;
@@ -91,15 +90,6 @@ afterAll(async () => {
   for (const timer of openStreams) clearInterval(timer);
   await server.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('outbound client: plain requests', () => {
   it('returns status, flattened headers, final URL and body; sends the user agent', async () => {

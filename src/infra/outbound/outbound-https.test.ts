@@ -3,9 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from './local-test-server.js';
+import { failure, startLocalServer, type LocalServer } from './local-test-server.js';
 import { createOutboundClient } from './outbound-client.js';
-import type { OutboundError } from './outbound-error.js';
 
 let dir: string;
 let ca: string;
@@ -39,15 +38,6 @@ afterAll(async () => {
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('https', () => {
   it('verifies the certificate against a trusted CA', async () => {

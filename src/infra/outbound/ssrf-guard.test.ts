@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LocalServer } from './local-test-server.js';
+import { failure, startLocalServer, type LocalServer } from './local-test-server.js';
 import { createOutboundClient } from './outbound-client.js';
-import type { OutboundError } from './outbound-error.js';
 
 let server: LocalServer;
 let other: LocalServer;
@@ -19,15 +18,6 @@ afterAll(async () => {
   await server.close();
   await other.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('address guard, checked against the address connected to', () => {
   // Every host below points at the local server (or nowhere) when not refused.
