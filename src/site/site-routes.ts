@@ -1,7 +1,8 @@
 import type { Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../core/accounts/actor.js';
-import { DomainError } from '../core/errors.js';
+import { DomainError, errorStatus } from '../core/errors.js';
 import type { JobView } from '../core/jobs/job-view.js';
 import type { RestEnv } from '../rest/env.js';
 import { accountJs } from './assets/account-js.js';
@@ -44,7 +45,7 @@ function failedPage(c: C, err: unknown) {
   if (!(err instanceof DomainError)) throw err;
   if (err.code === 'not_found' || err.code === 'invalid_request') return c.html(errorPage(404, 'Not found', err.message), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
-  const status = err.code === 'insufficient_credits' || err.code === 'transcript_locked' ? 402 : 400;
+  const status = errorStatus[err.code] as ContentfulStatusCode;
   return c.html(errorPage(status, 'That did not work', err.message), status);
 }
 

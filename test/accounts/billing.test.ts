@@ -107,6 +107,61 @@ describe('checkout', () => {
   });
 });
 
+describe('one subscription per account', () => {
+  it('a new checkout closes the one left open in another tab, so only the newest can be paid', async () => {
+    const a = await bed.t.account();
+    const sessions: string[] = [];
+    for (const plan of ['plus', 'pro']) {
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan } });
+      expect(res.status).toBe(200);
+      sessions.push(((await res.json()) as { url: string }).url.split('/').pop()!);
+    }
+    expect(bed.stripe.sessions.get(sessions[0]!)!.status).toBe('expired');
+    expect(() => bed.stripe.completeCheckout(sessions[0]!)).toThrow(/expired/);
+    const done = bed.stripe.completeCheckout(sessions[1]!);
+    for (const r of await bed.stripe.sendAll(done.events)) expect(r.status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 500 });
+  });
+
+  it('ten checkouts at once leave one page open', async () => {
+    const a = await bed.t.account();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })));
+    for (const r of answers) expect(r.status).toBe(200);
+    const customer = [...bed.stripe.customers.values()].find((c) => c.metadata.account_id === a.accountId)!.id;
+    expect([...bed.stripe.sessions.values()].filter((x) => x.customer === customer && x.status === 'open')).toHaveLength(1);
+  });
+
+  it('paid moments ago, events not yet delivered: a second checkout is refused and the plan shows', async () => {
+    const a = await bed.t.account();
+    const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).json()) as { url: string };
+    bed.stripe.completeCheckout(url.split('/').pop()!);
+    const again = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'pro' } });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as ErrorBody).error.code).toBe('already_subscribed');
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120, billing_managed: true });
+  });
+
+  it('a second subscription paid anyway does not displace the first; when either ends, the account follows the one still live', async () => {
+    const a = await bed.t.account();
+    const first = await bed.subscribe(a, 'plus');
+    // A checkout made behind Podtext's back (two processes racing), paid too.
+    const customer = bed.stripe.subscriptions.get(first.subscriptionId)!.customer as string;
+    const form = new URLSearchParams({ mode: 'subscription', customer, client_reference_id: a.accountId, 'line_items[0][price]': 'price_test_pro', 'line_items[0][quantity]': '1', success_url: 'http://podtext.test/s' });
+    const made = await fetch(`${bed.stripe.url}/v1/checkout/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_podtext', 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const second = bed.stripe.completeCheckout(((await made.json()) as { id: string }).id);
+    for (const r of await bed.stripe.sendAll(second.events)) expect(r.status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
+    // The duplicate is cancelled: still Plus, not Free.
+    for (const r of await bed.stripe.sendAll(bed.stripe.end(second.subscriptionId))) expect(r.status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', limit: 5000 });
+    // Had the first ended instead, the live one takes over.
+    const third = bed.stripe.completeCheckout(((await (await fetch(`${bed.stripe.url}/v1/checkout/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_podtext', 'content-type': 'application/x-www-form-urlencoded' }, body: form })).json()) as { id: string }).id);
+    await bed.stripe.sendAll(third.events);
+    for (const r of await bed.stripe.sendAll(bed.stripe.end(first.subscriptionId))) expect(r.status).toBe(200);
+    expect(await me(a.key)).toMatchObject({ plan: 'pro', limit: 20000, billing_managed: true });
+  });
+});
+
 describe('cycles and plan changes', () => {
   it('a renewal resets the balance to the allowance (no rollover), once per invoice', async () => {
     const a = await bed.t.account();
@@ -140,12 +195,14 @@ describe('cycles and plan changes', () => {
     bed.clock.advance(10 * 86_400_000);
     try {
       for (const r of await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'pro'))) expect(r.status).toBe(200);
-      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 100 + 380, limit: 20000 });
+      // 21 of the period's 31 days left: the allowance's difference (380) for that share, as Stripe charges the switch.
+      const topUp = Math.round((380 * 21) / 31);
+      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 100 + topUp, limit: 20000 });
       // Down and up again in the same cycle tops up nothing more.
       await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'plus'));
-      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 480, limit: 5000 });
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 100 + topUp, limit: 5000 });
       await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'pro'));
-      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 480, limit: 20000 });
+      expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 100 + topUp, limit: 20000 });
       expect(await cycleEntries(a.accountId)).toHaveLength(1);
     } finally {
       bed.clock.set('2026-03-10T12:00:00Z');
@@ -201,6 +258,27 @@ describe('cycles and plan changes', () => {
     expect(refused.headers.get('x-ratelimit-limit')).toBe('1000');
   });
 
+  it('an older invoice paid (or delivered) late does not reset the cycle running now', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    const periodEnd = () => new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000);
+    bed.clock.set(periodEnd());
+    try {
+      const failed = bed.stripe.renew(subscriptionId, false);
+      await bed.stripe.sendAll(failed.events);
+      bed.clock.set(periodEnd());
+      const next = bed.stripe.renew(subscriptionId, true);
+      for (const r of await bed.stripe.sendAll(next.events)) expect(r.status).toBe(200);
+      await spend(a, 5, `spend:${a.accountId}:late-invoice`);
+      expect((await me(a.key)).credits).toBe(115);
+      for (const r of await bed.stripe.sendAll(bed.stripe.payInvoice(failed.invoiceId))) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 115 });
+      expect((await cycleEntries(a.accountId)).map((c) => c.reference)).not.toContain(`cycle:${a.accountId}:${failed.invoiceId}`);
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
   it('past_due keeps the plan and grants nothing; unpaid falls to Free; paying restores the plan with a new cycle', async () => {
     const a = await bed.t.account();
     const { subscriptionId } = await bed.subscribe(a, 'plus');
@@ -243,17 +321,39 @@ describe('webhook receiver', () => {
   it('answers 5xx while Stripe cannot be read back, so Stripe retries; the retry applies', async () => {
     const a = await bed.t.account();
     const { url } = (await (await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).json()) as { url: string };
-    const done = bed.stripe.completeCheckout(url.split('/').pop()!);
+    const sessionId = url.split('/').pop()!;
+    const done = bed.stripe.completeCheckout(sessionId);
     bed.stripe.down = true;
     try {
-      const res = await bed.stripe.send(done.events[1]!);
-      expect(res.status).toBeGreaterThanOrEqual(500);
-      expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: done.events[1]!.id } })).toBe(0);
+      // Every kind of event, and the success page: each read that fails is the caller's 5xx, never the server's end.
+      for (const e of done.events) {
+        const res = await bed.stripe.send(e);
+        expect(res.status).toBeGreaterThanOrEqual(500);
+      }
+      expect((await bed.t.request(`/billing/success?session_id=${sessionId}`)).status).toBe(502);
+      expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: { in: done.events.map((e) => e.id) } } })).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
       bed.stripe.down = false;
     }
     expect((await bed.stripe.send(done.events[1]!)).status).toBe(200);
     expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
+  });
+
+  it('a signed body that is no Stripe event is refused with 400; an event about an object Stripe does not have is ignored', async () => {
+    for (const payload of ['hello', 'null', '[]', '{"type":"invoice.paid","data":{"object":{"id":"in_nope"}}}']) {
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_test_podtext' });
+      const res = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+      expect(res.status, payload).toBe(400);
+      expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'invalid_request' });
+    }
+    for (const e of [bed.stripe.event('customer.subscription.updated', { id: 'sub_does_not_exist', object: 'subscription' }), bed.stripe.event('invoice.paid', { id: 'in_does_not_exist', object: 'invoice' })]) {
+      const res = await bed.stripe.send(e);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ outcome: 'ignored' });
+      expect((await bed.stripe.send(e)).status).toBe(200);
+    }
+    expect((await bed.t.request('/billing/success?session_id=cs_test_nope')).status).toBe(404);
   });
 
   it('answers 2xx to event types it does not use', async () => {
@@ -304,6 +404,32 @@ describe('billing portal', () => {
     const res = await bed.t.api('POST', '/billing/portal', { key: attached.key });
     expect(res.status).toBe(400);
     expect(((await res.json()) as ErrorBody).error.code).toBe('not_subscribed');
+  });
+});
+
+describe('the website account page', () => {
+  async function accountPage(key: string): Promise<{ html: string; session: string }> {
+    const signin = await bed.t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next: '/account' }).toString(), redirect: 'manual' });
+    const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+    const res = await bed.t.request('/account', { headers: { cookie: session } });
+    expect(res.status).toBe(200);
+    return { html: await res.text(), session };
+  }
+
+  it('offers the plans before a subscription, and only Manage billing while one is live; a refused checkout is 409 there too', async () => {
+    const a = await bed.t.account();
+    const before = await accountPage(a.key);
+    expect(before.html.match(/action="\/account\/checkout"/g)).toHaveLength(3);
+    expect(before.html).not.toContain('id="manage-billing"');
+    await bed.subscribe(a, 'business');
+    const after = await accountPage(a.key);
+    expect(after.html).not.toContain('action="/account/checkout"');
+    expect(after.html).toContain('id="manage-billing"');
+    // A page still open from before (the plan buttons): the checkout is refused with the API's status.
+    const csrf = /action="\/account\/billing"><input type="hidden" name="csrf" value="([^"]+)"/.exec(after.html)![1]!;
+    const refused = await bed.t.request('/account/checkout', { method: 'POST', headers: { cookie: after.session, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, plan: 'plus' }).toString() });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('Manage billing');
   });
 });
 

@@ -150,6 +150,20 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       const { line_items: _items, subscription_data: _data, ...answer } = session;
       return send(res, 200, answer);
     }
+    if (req.method === 'GET' && url.pathname === '/v1/checkout/sessions') {
+      const list = [...sessions.values()].filter((x) => (!body.customer || x.customer === body.customer) && (!body.status || x.status === body.status));
+      list.sort((a, b) => b.created - a.created);
+      const data = list.slice(0, Number(body.limit ?? 10)).map(({ line_items: _items, subscription_data: _data, ...answer }) => answer);
+      return send(res, 200, { object: 'list', data, has_more: list.length > data.length, url: '/v1/checkout/sessions' });
+    }
+    if (req.method === 'POST' && p[1] === 'checkout' && p[2] === 'sessions' && p[3] && p[4] === 'expire') {
+      const x = sessions.get(p[3]);
+      if (!x) return missing(res, 'checkout.session', p[3]);
+      if (x.status !== 'open') return send(res, 400, { error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${x.status}".` } });
+      x.status = 'expired';
+      const { line_items: _items, subscription_data: _data, ...answer } = x;
+      return send(res, 200, answer);
+    }
     if (req.method === 'GET' && p[1] === 'checkout' && p[2] === 'sessions' && p[3]) {
       const s = sessions.get(p[3]);
       if (!s) return missing(res, 'checkout.session', p[3]);
@@ -162,7 +176,9 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       return send(res, 200, { ...clone(PORTAL_SESSION), id, customer: body.customer, return_url: body.return_url ?? null, livemode: false, created: now(), url: `https://billing.stripe.com/p/session/${id}` });
     }
     if (req.method === 'GET' && url.pathname === '/v1/subscriptions') {
-      const list = [...subscriptions.values()].filter((s) => s.customer === body.customer && (body.status === 'all' || s.status === (body.status ?? 'active')));
+      // Stripe: no status lists every subscription not canceled; `all` lists every one.
+      const wanted = (status: string) => (body.status === 'all' ? true : body.status ? status === body.status : status !== 'canceled');
+      const list = [...subscriptions.values()].filter((s) => s.customer === body.customer && wanted(s.status));
       list.sort((a, b) => b.created - a.created);
       const data = list.slice(0, Number(body.limit ?? 10)).map(view);
       return send(res, 200, { object: 'list', data, has_more: list.length > data.length, url: '/v1/subscriptions' });
@@ -255,6 +271,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     completeCheckout(sessionId: string): { subscriptionId: string; invoiceId: string; events: StandinEvent[] } {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
+      if (session.status !== 'open') throw new Error(`stand-in: checkout session ${sessionId} is ${session.status}; it cannot be paid`);
       const start = options.clock.now();
       const end = cycleEnd(start);
       const s: Obj = {

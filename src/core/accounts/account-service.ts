@@ -9,6 +9,7 @@ import { type PlanName, isPlanName, plans } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
 import type { Actor } from './actor.js';
 import { cycleEnd, startCycle } from './billing-cycle.js';
+import { LIVE_SUBSCRIPTION_STATUSES } from './billing.js';
 import type { Metering } from './metering.js';
 
 export interface UnlockView {
@@ -22,6 +23,8 @@ export interface Me {
   plan: PlanName;
   credits: number;
   billingManaged: boolean;
+  /** A paid subscription is live (active, trialing, past due or unpaid): plan changes go through the billing portal. */
+  subscribed: boolean;
   unlocks: UnlockView[];
 }
 
@@ -88,6 +91,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
         credits: account.credits,
         // The account subscribed through the payment provider (now or before): the billing portal opens.
         billingManaged: account.billingSubscriptionId !== null,
+        subscribed: LIVE_SUBSCRIPTION_STATUSES.includes(account.billingStatus ?? ''),
         unlocks: list,
       };
       meCache.set(actor.accountId, me);

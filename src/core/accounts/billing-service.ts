@@ -7,7 +7,7 @@ import { type PlanName, isPlanName, plans } from '../pricing.js';
 import { inTransaction, type Tx } from '../transaction.js';
 import type { Actor } from './actor.js';
 import type { BillingProvider, InvoiceState, SubscriptionState } from './billing.js';
-import { isPaidPlanName, paidPlanNames } from './billing.js';
+import { LIVE_SUBSCRIPTION_STATUSES, isPaidPlanName, paidPlanNames } from './billing.js';
 import { PROVIDER_CYCLE_STATUSES, resetAccountIfDue, startCycle } from './billing-cycle.js';
 
 /** Statuses under which the subscription's plan applies. `unpaid` does not: see the README. */
@@ -15,7 +15,7 @@ const PLAN_STATUSES: readonly string[] = PROVIDER_CYCLE_STATUSES;
 /** Statuses a subscription never leaves. */
 const TERMINAL_STATUSES: readonly string[] = ['canceled', 'incomplete_expired'];
 /** Statuses that still bind the customer (Checkout would make a second subscription). */
-const OPEN_STATUSES: readonly string[] = [...PROVIDER_CYCLE_STATUSES, 'unpaid'];
+const OPEN_STATUSES = LIVE_SUBSCRIPTION_STATUSES;
 /** Invoices that start a cycle: the first one and each renewal. Proration invoices do not. */
 const CYCLE_REASONS: readonly string[] = ['subscription_create', 'subscription_cycle'];
 
@@ -61,6 +61,13 @@ interface Fetched {
   referencedAccountId?: string | null;
 }
 
+/** The share of the subscription's current period still to run at `now`, 0–1. */
+function periodLeft(sub: SubscriptionState, now: Date): number {
+  const length = sub.periodEnd.getTime() - sub.periodStart.getTime();
+  if (length <= 0) return 1;
+  return Math.min(1, Math.max(0, (sub.periodEnd.getTime() - now.getTime()) / length));
+}
+
 function effectivePlan(sub: SubscriptionState): PlanName {
   return PLAN_STATUSES.includes(sub.status) && sub.plan ? sub.plan : 'free';
 }
@@ -78,8 +85,12 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
   const queues = new Map<string, Promise<unknown>>();
 
   function serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const run = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
-    const tail = run.finally(() => {
+    const run = (queues.get(key) ?? Promise.resolve()).then(fn);
+    // The queue's link never rejects: the caller gets `run`'s failure, and nothing is left unhandled.
+    const tail: Promise<void> = run.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => {
       if (queues.get(key) === tail) queues.delete(key);
     });
     queues.set(key, tail);
@@ -104,11 +115,14 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     if (same && TERMINAL_STATUSES.includes(acc.billing_status ?? '') && !TERMINAL_STATUSES.includes(sub.status)) return false;
     const plan = effectivePlan(sub);
     await tx.account.update({ where: { id: accountId }, data: { plan, billingSubscriptionId: sub.id, billingStatus: sub.status } });
-    // An upgrade applies now: the balance is topped up to the new allowance, once per plan and cycle.
+    // An upgrade applies now: the balance gets the allowance's difference for the part of the
+    // period left (what Stripe charges for the switch), once per plan and cycle.
     const allowance = plans[plan].monthlyCredits;
     if (same && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
       const cycleKey = acc.cycle_started_at.toISOString();
-      await ledger.grant(tx, accountId, allowance - acc.cycle_allowance, `upgrade:${accountId}:${cycleKey}:${plan}`, `Upgrade to ${plans[plan].title}: allowance ${acc.cycle_allowance} → ${allowance} this cycle`);
+      const topUp = Math.round((allowance - acc.cycle_allowance) * periodLeft(sub, clock.now()));
+      const memo = `Upgrade to ${plans[plan].title}: allowance ${acc.cycle_allowance} → ${allowance}, for the ${Math.round(periodLeft(sub, clock.now()) * 100)}% of the period left`;
+      if (topUp > 0) await ledger.grant(tx, accountId, topUp, `upgrade:${accountId}:${cycleKey}:${plan}`, memo);
       await tx.account.update({ where: { id: accountId }, data: { cycleAllowance: allowance } });
     }
     // Lapsed to Free: Free's monthly cycle takes over from the last paid cycle's end.
@@ -116,9 +130,17 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     return acc.plan !== plan || acc.billing_status !== sub.status || !same;
   }
 
-  /** A paid first or renewal invoice of the followed subscription starts a cycle, keyed by the invoice id. */
+  /**
+   * A paid first or renewal invoice of the followed subscription starts a
+   * cycle, keyed by the invoice id; only one for the period running now, so an
+   * older invoice paid late (or delivered late) does not reset a newer cycle.
+   */
   async function applyInvoice(tx: Tx, accountId: string, sub: SubscriptionState, invoice: InvoiceState): Promise<boolean> {
     if (invoice.status !== 'paid' || !CYCLE_REASONS.includes(invoice.billingReason ?? '') || invoice.subscriptionId !== sub.id) return false;
+    if (invoice.periodStart && invoice.periodStart.getTime() !== sub.periodStart.getTime()) {
+      log.info({ invoice: invoice.id, subscription: sub.id }, 'billing: a paid invoice for a past period starts no cycle');
+      return false;
+    }
     const plan = effectivePlan(sub);
     if (plan === 'free') return false;
     const acc = await tx.account.findUnique({ where: { id: accountId }, select: { billingSubscriptionId: true } });
@@ -163,11 +185,36 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
    */
   function sync(subject: Subject, event?: { id: string; type: string }) {
     return serial(subject.subscriptionId, async () => {
-      const subscription = await provider.subscription(subject.subscriptionId);
+      const read = await provider.subscription(subject.subscriptionId);
       let invoice = subject.invoice === 'latest' ? null : subject.invoice;
-      if (subject.invoice === 'latest' && subscription.latestInvoiceId) invoice = await provider.invoice(subscription.latestInvoiceId);
+      if (subject.invoice === 'latest' && read.latestInvoiceId) invoice = await provider.invoice(read.latestInvoiceId);
+      const subscription = await subscriptionToFollow(read);
+      if (subscription.id !== read.id) invoice = null;
       return apply({ subscription, invoice, referencedAccountId: subject.referencedAccountId }, event);
     });
+  }
+
+  /**
+   * One live subscription per account. A second one (two checkouts paid at
+   * once) never displaces the live one the account follows; it is reported
+   * for the operator to refund. When the followed one ends while another is
+   * live, the account follows that one instead of falling to Free.
+   */
+  async function subscriptionToFollow(sub: SubscriptionState): Promise<SubscriptionState> {
+    const owner = await db.account.findFirst({ where: { billingCustomerId: sub.customerId }, select: { id: true, billingSubscriptionId: true, billingStatus: true } });
+    const followed = owner?.billingSubscriptionId;
+    if (!owner || !followed) return sub;
+    if (followed !== sub.id && OPEN_STATUSES.includes(sub.status) && OPEN_STATUSES.includes(owner.billingStatus ?? '')) {
+      const current = await provider.subscription(followed);
+      if (!OPEN_STATUSES.includes(current.status)) return sub;
+      log.error({ account: owner.id, customer: sub.customerId, followed, duplicate: sub.id }, 'billing: a second live subscription for one account; it is not followed: cancel and refund it in Stripe');
+      return current;
+    }
+    if (followed === sub.id && TERMINAL_STATUSES.includes(sub.status)) {
+      const live = (await provider.liveSubscriptions(sub.customerId)).find((s) => s.id !== sub.id && OPEN_STATUSES.includes(s.status));
+      if (live) return live;
+    }
+    return sub;
   }
 
   /** The subscription behind a checkout, or null while it is unfinished. */
@@ -203,24 +250,35 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     async checkout(actor: Actor, plan: string): Promise<{ url: string }> {
       if (!isPaidPlanName(plan)) throw invalid('plan', `one of ${paidPlanNames.join(', ')}`);
       if (!provider.enabled) throw new DomainError('billing_not_configured', 'Billing is not configured on this Podtext server: paid plans cannot be bought here.');
-      const account = await loadAccount(actor.accountId);
-      if (OPEN_STATUSES.includes(account.billingStatus ?? '')) {
-        throw new DomainError('already_subscribed', `This account already has a ${plans[isPlanName(account.plan) ? account.plan : 'free'].title} subscription (${account.billingStatus}); change or cancel it in the billing portal: POST /billing/portal.`);
-      }
-      let customerId = account.billingCustomerId;
-      if (!customerId) {
-        const created = await provider.createCustomer(account.id, account.email);
-        const linked = await db.account.updateMany({ where: { id: account.id, billingCustomerId: null }, data: { billingCustomerId: created } });
-        customerId = linked.count === 1 ? created : (await loadAccount(account.id)).billingCustomerId!;
-      }
-      const url = await provider.checkoutUrl({
-        customerId,
-        accountId: account.id,
-        plan,
-        successUrl: `${siteUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: returnUrl,
+      // One checkout at a time per account in this process: each one closes the ones before it.
+      return serial(`checkout:${actor.accountId}`, async () => {
+        const account = await loadAccount(actor.accountId);
+        const subscribed = (status: string) =>
+          new DomainError('already_subscribed', `This account already has a subscription (${status}); change or cancel it in the billing portal (Manage billing on the website's account page, or POST /billing/portal).`);
+        if (OPEN_STATUSES.includes(account.billingStatus ?? '')) throw subscribed(account.billingStatus!);
+        let customerId = account.billingCustomerId;
+        if (!customerId) {
+          const created = await provider.createCustomer(account.id, account.email);
+          const linked = await db.account.updateMany({ where: { id: account.id, billingCustomerId: null }, data: { billingCustomerId: created } });
+          customerId = linked.count === 1 ? created : (await loadAccount(account.id)).billingCustomerId!;
+        }
+        // A subscription paid moments ago, whose events have not arrived yet, counts too.
+        const live = (await provider.liveSubscriptions(customerId)).find((s) => OPEN_STATUSES.includes(s.status));
+        if (live) {
+          await sync({ subscriptionId: live.id, invoice: 'latest' });
+          throw subscribed(live.status);
+        }
+        // A checkout page left open in another tab could otherwise be paid too: a second subscription.
+        await provider.expireOpenCheckouts(customerId);
+        const url = await provider.checkoutUrl({
+          customerId,
+          accountId: account.id,
+          plan,
+          successUrl: `${siteUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
+          cancelUrl: returnUrl,
+        });
+        return { url };
       });
-      return { url };
     },
 
     /** The provider's billing portal; `not_subscribed` unless the account has (or had) a subscription. */
@@ -247,15 +305,23 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
       const event = await provider.verifyEvent(rawBody, signature);
       const seen = await db.billingEvent.findUnique({ where: { id: event.id }, select: { id: true } });
       if (seen) return { eventId: event.id, type: event.type, outcome: 'duplicate' };
-      const subject = await eventSubject(event.type, event.objectId);
-      if (subject === 'ignored') return { eventId: event.id, type: event.type, outcome: 'ignored' };
-      if (!subject) {
-        // About something without a subscription (an unfinished checkout, a one-off invoice): remember it only.
+      const remember = async (): Promise<WebhookOutcome> => {
         await db.billingEvent.createMany({ data: [{ id: event.id, type: event.type }], skipDuplicates: true });
         return { eventId: event.id, type: event.type, outcome: 'ignored' };
+      };
+      try {
+        const subject = await eventSubject(event.type, event.objectId);
+        if (subject === 'ignored') return { eventId: event.id, type: event.type, outcome: 'ignored' };
+        // About something without a subscription (an unfinished checkout, a one-off invoice): remember it only.
+        if (!subject) return await remember();
+        const { duplicate } = await sync(subject, event);
+        return { eventId: event.id, type: event.type, outcome: duplicate ? 'duplicate' : 'applied' };
+      } catch (err) {
+        // Stripe says the object does not exist (another account's or mode's event): a retry cannot change that.
+        if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+        log.warn({ event: event.id, type: event.type, object: event.objectId }, 'billing: the event names an object Stripe does not have; ignored');
+        return remember();
       }
-      const { duplicate } = await sync(subject, event);
-      return { eventId: event.id, type: event.type, outcome: duplicate ? 'duplicate' : 'applied' };
     },
 
     /**

@@ -10,6 +10,9 @@ export function isPaidPlanName(value: string): value is PaidPlanName {
   return (paidPlanNames as string[]).includes(value);
 }
 
+/** Provider statuses of a subscription that still binds the customer: a checkout would make a second one. */
+export const LIVE_SUBSCRIPTION_STATUSES: readonly string[] = ['active', 'trialing', 'past_due', 'unpaid'];
+
 /** A subscription as the provider reports it now. */
 export interface SubscriptionState {
   id: string;
@@ -34,6 +37,8 @@ export interface InvoiceState {
   /** Why it was made: subscription_create, subscription_cycle, subscription_update, manual, … */
   billingReason: string | null;
   subscriptionId: string | null;
+  /** Start of the subscription period the invoice pays for; null when it does not say. */
+  periodStart: Date | null;
 }
 
 /** A finished or unfinished checkout, as the provider reports it now. */
@@ -72,6 +77,10 @@ export interface BillingProvider {
   subscription(id: string): Promise<SubscriptionState>;
   /** The customer's newest subscription in any status, or null when it never had one. */
   latestSubscription(customerId: string): Promise<SubscriptionState | null>;
+  /** The customer's subscriptions that have not ended (any status but canceled). */
+  liveSubscriptions(customerId: string): Promise<SubscriptionState[]>;
+  /** Closes the customer's checkout pages still open, so none of them can be paid any more. */
+  expireOpenCheckouts(customerId: string): Promise<void>;
   invoice(id: string): Promise<InvoiceState>;
   checkout(id: string): Promise<CheckoutState>;
   /** Checks the signature over the raw body; `invalid_signature` when it does not match. */
@@ -90,6 +99,8 @@ export const noBillingProvider: BillingProvider = {
   portalUrl: async () => notConfigured(),
   subscription: async () => notConfigured(),
   latestSubscription: async () => notConfigured(),
+  liveSubscriptions: async () => notConfigured(),
+  expireOpenCheckouts: async () => notConfigured(),
   invoice: async () => notConfigured(),
   checkout: async () => notConfigured(),
   verifyEvent: async () => notConfigured(),

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { StripeConfig } from '../../config.js';
 import type { BillingEvent, BillingProvider, CheckoutState, InvoiceState, PaidPlanName, SubscriptionState } from '../../core/accounts/billing.js';
 import { paidPlanNames } from '../../core/accounts/billing.js';
-import { DomainError } from '../../core/errors.js';
+import { DomainError, invalid } from '../../core/errors.js';
 
 /** Milliseconds one Stripe request may take. Default: 20 s. */
 const REQUEST_TIMEOUT_MS = 20_000;
@@ -10,6 +10,12 @@ const REQUEST_TIMEOUT_MS = 20_000;
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
   return typeof value === 'string' ? value : value.id;
+}
+
+/** A line's price id in either API shape (`price`, or `pricing.price_details.price`). */
+function priceOf(line: Stripe.InvoiceLineItem): string | null {
+  const raw = line as unknown as { price?: string | { id: string } | null; pricing?: { price_details?: { price?: string | { id: string } } } | null };
+  return idOf(raw.price ?? null) ?? idOf(raw.pricing?.price_details?.price ?? null);
 }
 
 function seconds(value: unknown): Date | null {
@@ -23,6 +29,8 @@ function translate(err: unknown): never {
     throw new DomainError('invalid_signature', 'Stripe-Signature: does not match this body and the webhook secret.');
   }
   const e = err as { type?: string; statusCode?: number; message?: string };
+  // Retrying cannot help when Stripe says the object does not exist.
+  if (e.type === 'StripeInvalidRequestError' && e.statusCode === 404) throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`);
   throw new DomainError('upstream_failed', `Stripe did not answer as expected (${e.type ?? 'error'}${e.statusCode ? ` ${e.statusCode}` : ''}); try again.`);
 }
 
@@ -72,7 +80,9 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
 
   function invoiceState(inv: Stripe.Invoice): InvoiceState {
     const legacy = (inv as unknown as { subscription?: string | { id: string } | null }).subscription;
+    const subscriptionLine = inv.lines?.data?.find((l) => l.period && planByPrice.has(priceOf(l) ?? '')) ?? inv.lines?.data?.[0];
     return {
+      periodStart: seconds(subscriptionLine?.period?.start),
       id: inv.id!,
       customerId: idOf(inv.customer as string | { id: string } | null),
       status: inv.status ?? null,
@@ -112,6 +122,19 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
         return list.data[0] ? subscriptionState(list.data[0]) : null;
       }),
 
+    liveSubscriptions: (customerId) =>
+      call(async () => {
+        // Without a status, Stripe lists every subscription that has not been canceled.
+        const list = await stripe.subscriptions.list({ customer: customerId, limit: 10 });
+        return list.data.map(subscriptionState);
+      }),
+
+    expireOpenCheckouts: (customerId) =>
+      call(async () => {
+        const open = await stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 20 });
+        for (const s of open.data) await stripe.checkout.sessions.expire(s.id);
+      }),
+
     invoice: (id) => call(async () => invoiceState(await stripe.invoices.retrieve(id))),
 
     checkout: (id) =>
@@ -128,13 +151,18 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
 
     async verifyEvent(rawBody, signature): Promise<BillingEvent> {
       if (!signature) throw new DomainError('invalid_signature', 'Stripe-Signature: missing.');
+      let event: unknown;
       try {
-        const event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
-        const object = (event.data?.object ?? {}) as { id?: unknown };
-        return { id: event.id, type: event.type, objectId: typeof object.id === 'string' ? object.id : null };
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret);
       } catch (err) {
+        // Signed, but not JSON: the sender's fault, and a retry would bring the same body.
+        if (err instanceof SyntaxError) throw invalid('body', 'not a Stripe event (malformed JSON)');
         translate(err);
       }
+      const e = (event ?? {}) as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown } } };
+      if (typeof e.id !== 'string' || !e.id || typeof e.type !== 'string') throw invalid('body', 'not a Stripe event (it needs an id and a type)');
+      const objectId = e.data?.object?.id;
+      return { id: e.id, type: e.type, objectId: typeof objectId === 'string' ? objectId : null };
     },
   };
 }

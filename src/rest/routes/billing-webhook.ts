@@ -43,7 +43,7 @@ export function registerBillingReceivers(app: Hono<RestEnv>): void {
           `Welcome to Podtext ${plan.title}`,
           html`<h1>Thank you: you are on ${plan.title}</h1>
 <p id="plan" data-plan="${plan.name}">Your balance is <strong id="credits">${r.credits}</strong> credits; each month it resets to ${plan.monthlyCredits}. Your key now allows ${plan.dailyRequests} requests a day.</p>
-<p>Your API key has not changed. Manage or cancel your plan through <code>POST /api/v1/billing/portal</code>.</p>`,
+<p>Your API key has not changed. Change or cancel your plan with <a href="/account">Manage billing on your account page</a>, or through <code>POST /api/v1/billing/portal</code>.</p>`,
         ),
       );
     } catch (err) {

@@ -12,7 +12,8 @@ const checkoutRoute = createRoute({
   description:
     `An addition to the spec. Open the answered \`url\` in a browser to subscribe. Plans: ${planLines}. ` +
     'Once paid, the plan applies at once (`GET /me` shows it with `billing_managed: true`) and the balance becomes the plan\'s credits; ' +
-    'each renewal resets it (no rollover). Change plan or cancel later through `POST /billing/portal`. 1 request, 0 credits.',
+    'each renewal resets it (no rollover). Change plan or cancel later through `POST /billing/portal`. ' +
+    'A new checkout closes any checkout page of this account still open, so only the newest can be paid. 1 request, 0 credits.',
   security: keyed,
   request: {
     body: {
@@ -25,7 +26,7 @@ const checkoutRoute = createRoute({
     ...errors({
       ...keyedErrors,
       400: 'Unknown plan (`invalid_request`, naming `plan`), or malformed input.',
-      409: 'Billing is not configured on this server (`billing_not_configured`), or the account already has an open subscription (`already_subscribed`: use the portal).',
+      409: 'Billing is not configured on this server (`billing_not_configured`), or the account already has a live subscription, one paid moments ago included (`already_subscribed`: use the portal).',
       502: 'The payment provider could not be reached; try again.',
     }),
   },

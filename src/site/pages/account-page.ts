@@ -85,12 +85,13 @@ ${d.inbox
 
 /**
  * Upgrade (checkout) and "Manage billing" (portal). The portal needs an account
- * that subscribed through the payment provider; checkout needs billing configured.
+ * that subscribed through the payment provider; checkout needs billing configured
+ * and no live subscription (a subscriber switches plan in the portal).
  */
 function billingButtons(d: AccountData, chrome: PageChrome) {
   return html`<div class="row">
 ${d.me.billingManaged ? html`<form method="post" action="/account/billing">${csrfField(chrome)}<button class="quiet" id="manage-billing">Manage billing</button></form>` : ''}
-${d.billingConfigured
+${d.billingConfigured && !d.me.subscribed
   ? (['plus', 'pro', 'business'] as const)
       .filter((p) => p !== d.me.plan)
       .map((p) => html`<form method="post" action="/account/checkout">${csrfField(chrome)}<input type="hidden" name="plan" value="${p}"><button class="quiet" data-plan="${p}">${plans[p].title}: ${plans[p].monthlyCredits} credits for $${plans[p].priceUsd} a month</button></form>`)
