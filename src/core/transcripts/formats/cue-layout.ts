@@ -1,3 +1,4 @@
+import { heardSegments } from './heard-segments.js';
 import { roundMs } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 import { estimateWords, splitWords } from './word-timing.js';
@@ -23,7 +24,9 @@ export interface CueLayoutOptions {
 }
 
 /**
- * Cuts a transcript into subtitle cues of at most two 42-character lines.
+ * Cuts a transcript into subtitle cues of at most two 42-character lines,
+ * of the audio as served now (see {@link heardSegments}: no words cut out of
+ * it, no cue across an inserted ad).
  * A segment too long for one cue is split between words, into cues of about
  * equal length, each starting at its first word's time (estimated from the
  * segment times when its `words` do not match its text word for word). Cues
@@ -34,7 +37,7 @@ export interface CueLayoutOptions {
 export function layoutCues(doc: TranscriptDoc, options: CueLayoutOptions): Cue[] {
   const cues: Cue[] = [];
   let previousSpeaker: string | null | undefined;
-  for (const seg of doc.segments) {
+  for (const seg of heardSegments(doc)) {
     const tokens = splitWords(seg.text);
     if (tokens.length === 0) continue;
     // The text is what readers see; word times are used when they line up with it.

@@ -2,6 +2,7 @@ import { renderJson, type RenderJsonOptions, type TranscriptMeta } from './rende
 import { renderSrt } from './render-srt.js';
 import { renderText } from './render-text.js';
 import { renderVtt } from './render-vtt.js';
+import { spreadUntimed } from './spread-untimed.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 
 /** The `format` values of `GET /transcripts/{id}`. */
@@ -36,15 +37,16 @@ export function renderTranscript(
   format: TranscriptFormat,
   options: RenderJsonOptions = { timestamps: false, words: false },
 ): string {
+  // Text keeps an untimed source's paragraphs; every timed format gets times spread over the episode.
   switch (format) {
     case 'json':
-      return JSON.stringify(renderJson(doc, meta, options));
+      return JSON.stringify(renderJson(spreadUntimed(doc, meta.durationSeconds), meta, options));
     case 'text':
     case 'txt':
       return renderText(doc);
     case 'srt':
-      return renderSrt(doc);
+      return renderSrt(spreadUntimed(doc, meta.durationSeconds));
     case 'vtt':
-      return renderVtt(doc);
+      return renderVtt(spreadUntimed(doc, meta.durationSeconds));
   }
 }
