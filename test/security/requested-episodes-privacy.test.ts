@@ -8,7 +8,7 @@ import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 // An episode requested by audio URL (one the index does not list) is one
 // account's business: its guid, title and (private) audio address are not
-// browsable by others, and the address is shown to no reader.
+// browsable by others, and the address is shown to no other reader.
 let t: TestPodtext;
 beforeAll(async () => {
   t = await startTestPodtext();
@@ -29,8 +29,9 @@ function noLeak(text: string): void {
 
 describe('episodes requested by audio URL', () => {
   let other: { key: string };
+  let owner: { key: string };
   beforeAll(async () => {
-    const owner = await t.account({ credits: 10 });
+    owner = await t.account({ credits: 10 });
     const res = await t.api('POST', '/requests', { key: owner.key, body: { episodes: [{ guid, url: audioUrl, title, secs: 600 }] } });
     expect(res.status).toBe(200);
     other = await t.account({ credits: 10 });
@@ -48,7 +49,7 @@ describe('episodes requested by audio URL', () => {
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('not_found');
   });
 
-  it('its audio address is shown to no one, on the transcript or on the public episode page', async () => {
+  it('its audio address is shown to no one else, on the transcript or on the public episode page', async () => {
     const transcriptId = transcriptIdFor(guid);
     await inTransaction(t.podtext.services.db, (tx) => saveTranscript(tx, { transcriptId, doc: sampleDoc(), source: 'asr' }));
     expect((await t.api('POST', '/unlock', { key: other.key, body: { transcript: transcriptId } })).status).toBe(200);
@@ -58,5 +59,20 @@ describe('episodes requested by audio URL', () => {
     expect(gql.body.data?.transcript.audioUrl).toBeNull();
     const page = await t.request(`/t/${transcriptId}`);
     expect(await page.text()).not.toContain(token);
+  });
+
+  it('the account that supplied the address reads it back, on REST and GraphQL; a later request naming the guid does not', async () => {
+    const transcriptId = transcriptIdFor(guid);
+    expect((await t.api('POST', '/unlock', { key: owner.key, body: { transcript: transcriptId } })).status).toBe(200);
+    for (const query of ['', '?timestamps=1']) {
+      const json = (await (await t.api('GET', `/transcripts/${transcriptId}${query}`, { key: owner.key })).json()) as { audio_url: string | null };
+      expect(json.audio_url).toBe(audioUrl);
+    }
+    const gql = await t.gql<{ transcript: { audioUrl: string | null } }>('query ($id: String!) { transcript(transcriptId: $id) { audioUrl } }', { id: transcriptId }, owner.key);
+    expect(gql.body.data?.transcript.audioUrl).toBe(audioUrl);
+    // Another account asking for the same guid (with its own URL) joins the episode; the address stays the first one's.
+    expect((await t.api('POST', '/requests', { key: other.key, body: { episodes: [{ guid, url: 'https://other.example/mine.mp3', secs: 600 }] } })).status).toBe(200);
+    const theirs = (await (await t.api('GET', `/transcripts/${transcriptId}`, { key: other.key })).json()) as { audio_url: string | null };
+    expect(theirs.audio_url).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ import { REQUESTED_SHOW_ID } from '../jobs/resolve-episodes.js';
 /**
  * The audio address shown to readers: none for an episode requested by audio
  * URL, whose address came from one account's request (and may carry its
- * private token) and is never shown to anyone else.
+ * private token) and is shown to that account only (see `supplierOf`).
  */
 function shownAudioUrl(episode: { audioUrl: string | null; showId: bigint }): string | null {
   return episode.showId === REQUESTED_SHOW_ID ? null : episode.audioUrl;
@@ -39,6 +39,8 @@ export interface StoredTranscript {
   version: number;
   doc: TranscriptDoc;
   meta: Parameters<typeof renderTranscript>[1];
+  /** The audio URL of an episode requested by URL: for the account that supplied it only. */
+  suppliedAudioUrl: string | null;
 }
 
 export interface TranscriptServiceDeps {
@@ -62,6 +64,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
   const rendered = new LRUCache<string, RenderedTranscript>({ maxSize: RENDER_CACHE_BYTES, sizeCalculation: (r) => r.body.byteLength + 64 });
   const rendering = new Map<string, Promise<RenderedTranscript>>();
   const versions = createTranscriptVersions({ db, bus, log });
+  const suppliers = new LRUCache<string, { accountId: string | null }>({ max: 200_000 });
 
   async function isUnlocked(accountId: string, transcriptId: string): Promise<boolean> {
     const key = `${accountId}:${transcriptId}`;
@@ -91,13 +94,42 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
         version: row.version,
         durationSeconds: row.durationSeconds ?? row.episode.durationSeconds,
       },
+      suppliedAudioUrl: row.episode.showId === REQUESTED_SHOW_ID ? row.episode.audioUrl : null,
     };
   }
 
+  /**
+   * The account whose request brought in an episode the index does not list
+   * (the first job naming it, whose URL the episode keeps); null for every
+   * other episode. Never changes once known, so it is cached.
+   */
+  async function supplierOf(transcriptId: string): Promise<string | null> {
+    const hit = suppliers.get(transcriptId);
+    if (hit !== undefined) return hit.accountId;
+    const [row] = await db.$queryRaw<{ account_id: string }[]>`
+      SELECT j.account_id FROM job_episodes je
+      JOIN jobs j ON j.id = je.job_id JOIN episodes e ON e.transcript_id = je.transcript_id
+      WHERE je.transcript_id = ${transcriptId} AND e.show_id = ${REQUESTED_SHOW_ID}
+      ORDER BY j.seq LIMIT 1`;
+    const accountId = row?.account_id ?? null;
+    suppliers.set(transcriptId, { accountId });
+    return accountId;
+  }
+
+  /** Whether `actor` supplied the audio URL of this (requested) episode, and so may see it. */
+  async function suppliedBy(actor: Actor | null, transcriptId: string): Promise<boolean> {
+    return actor !== null && (await supplierOf(transcriptId)) === actor.accountId;
+  }
+
+  function withSuppliedAudio(stored: StoredTranscript): StoredTranscript {
+    return { ...stored, meta: { ...stored.meta, audioUrl: stored.suppliedAudioUrl } };
+  }
+
   /** Renders the stored version (which may be newer than the one asked for) and caches it under that version. */
-  async function render(transcriptId: string, variant: string, format: TranscriptFormat, opts: { timestamps: boolean; words: boolean }): Promise<RenderedTranscript> {
-    const stored = await load(transcriptId);
-    if (!stored) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
+  async function render(transcriptId: string, variant: string, format: TranscriptFormat, opts: { timestamps: boolean; words: boolean; supplied: boolean }): Promise<RenderedTranscript> {
+    const loaded = await load(transcriptId);
+    if (!loaded) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
+    const stored = opts.supplied ? withSuppliedAudio(loaded) : loaded;
     const text = renderTranscript(stored.doc, stored.meta, format, opts);
     const out: RenderedTranscript = { body: Buffer.from(text, 'utf8'), contentType: contentTypes[format], version: stored.version };
     rendered.set(`${transcriptId}:${stored.version}:${variant}`, out);
@@ -145,14 +177,15 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const { transcriptId, version } = await checkAccess(actor, rawId);
       const timestamps = format === 'json' && opts.timestamps;
       const words = timestamps && opts.words;
-      const variant = `${format}:${timestamps ? 1 : 0}${words ? 1 : 0}`;
+      const supplied = await suppliedBy(actor, transcriptId);
+      const variant = `${format}:${timestamps ? 1 : 0}${words ? 1 : 0}${supplied ? ':own' : ''}`;
       const key = `${transcriptId}:${version}:${variant}`;
       const hit = rendered.get(key);
       if (hit) return hit;
       // Concurrent first reads of one body load and render it once.
       let pending = rendering.get(key);
       if (!pending) {
-        pending = render(transcriptId, variant, format, { timestamps, words }).finally(() => rendering.delete(key));
+        pending = render(transcriptId, variant, format, { timestamps, words, supplied }).finally(() => rendering.delete(key));
         rendering.set(key, pending);
       }
       return pending;
@@ -163,7 +196,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const { transcriptId } = await checkAccess(actor, rawId);
       const stored = await load(transcriptId);
       if (!stored) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
-      return stored;
+      return (await suppliedBy(actor, transcriptId)) ? withSuppliedAudio(stored) : stored;
     },
 
     /** The stored document without an access check (AI Search charges its own way). */

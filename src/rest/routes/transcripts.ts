@@ -15,8 +15,10 @@ const readRoute = createRoute({
   description: [
     'Needs an unlock by the calling key, except the public sample episode, which needs no key.',
     'Plain JSON (no `timestamps`): `{transcript_id, title, audio_url, language, source ("publisher" or "asr"), engine, model, version, duration_seconds, word_times_estimated, text, paragraphs: [{speaker, text}]}`.',
+    '`audio_url` is the episode\'s audio. For an episode the index does not list (requested by its audio URL), it is shown only to the account whose request supplied that URL (it may carry that account\'s private token); to everyone else it is `null`.',
     '`timestamps=1` adds `segments: [{start, end, text, speaker?}]`; `words=1` adds `words: [{w, s}]` to each segment. `word_times_estimated` is true when the source only had segment times.',
     'Times follow the audio the host serves now: when a host re-splices an episode (dynamically inserted ads), Podtext re-aligns the transcript to it and adds `alignment: {audio_seconds, checked_at, ad_breaks: [{start, end}], removed: [{at, seconds}]}` (the audio the times match, its inserted stretches, and stretches of the transcribed audio no longer served); words in a removed stretch carry `removed: true` and the time of the cut.',
+    'SRT and VTT follow the audio as it plays now: words cut out of it are left out, and no cue spans an inserted ad. A transcript without times (a publisher\'s plain text) is laid out over the episode\'s length in these formats and in timed JSON (`word_times_estimated: true`).',
     'SRT cues carry `Speaker:` prefixes and VTT cues `<v Speaker>` voice tags when speakers are known.',
     'Send the `ETag` back in `If-None-Match` to get 304 with no body while the answer is unchanged.',
     '`version` (also in the `ETag`) goes up whenever the answer changes: new words (a new transcription or publisher file), times re-aligned to re-spliced audio, or a new title, audio URL or duration in the episode\'s feed.',
