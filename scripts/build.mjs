@@ -5,8 +5,12 @@
 import { build } from 'esbuild';
 
 await build({
-  // The import's parsing thread runs from its own file beside the bundle.
-  entryPoints: { podtext: 'src/main.ts', 'podcastindex-batches-worker': 'src/core/catalog/imports/podcastindex-batches-worker.ts' },
+  // The import's and the feeds' parsing threads run from their own files beside the bundle.
+  entryPoints: {
+    podtext: 'src/main.ts',
+    'podcastindex-batches-worker': 'src/core/catalog/imports/podcastindex-batches-worker.ts',
+    'parse-feed-worker': 'src/core/catalog/feed/parse-feed-worker.ts',
+  },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

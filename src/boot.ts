@@ -34,6 +34,7 @@ import { runAudioChecks } from './workers/audio-checks.js';
 import { runChartRefresh, type ChartRefreshOptions } from './workers/chart-refresh.js';
 import { runFeedRefresh } from './workers/feed-refresh.js';
 import { type JobOverrides, runTranscriptionWorkers } from './workers/transcription-worker.js';
+import { closeFeedParser } from './core/catalog/feed/parse-feed-thread.js';
 
 export interface BootOverrides {
   clock?: Clock;
@@ -268,6 +269,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       await services.metering.flush().catch(() => undefined);
       services.metering.stop();
       mail.close();
+      await closeFeedParser();
       await bus.close();
       await db.close();
       return { cutOff };

@@ -1,33 +1,10 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../../../infra/threads/worker-module.js';
 import type { BatchMessage, BatchRequest } from './podcastindex-batches-worker.js';
 import { podcastIndexBatches, type PodcastIndexReadOptions, type EncodedShowBatch } from './podcastindex-batches.js';
 
 /** Batches the worker reads ahead of the one being written. */
 const READ_AHEAD = 2;
-
-/**
- * The worker's module, beside this one with the same extension: built
- * JavaScript, or TypeScript (tests, benchmarks) loaded through tsx, which
- * Node 20 cannot do alone. Null when there is none, as in a bundle built
- * without it, or no tsx to load it.
- */
-function workerModule(): URL | null {
-  const extension = path.extname(fileURLToPath(import.meta.url));
-  const entry = new URL(`./podcastindex-batches-worker${extension}`, import.meta.url);
-  if (!existsSync(fileURLToPath(entry))) return null;
-  if (extension !== '.ts') return entry;
-  let tsx: string;
-  try {
-    tsx = import.meta.resolve('tsx/esm/api');
-  } catch {
-    return null;
-  }
-  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
-}
 
 async function* fromWorker(module: URL, options: PodcastIndexReadOptions, now: () => Date): AsyncGenerator<EncodedShowBatch> {
   const worker = new Worker(module, { workerData: { options, now: now().getTime() } });
@@ -75,7 +52,7 @@ async function* fromWorker(module: URL, options: PodcastIndexReadOptions, now: (
  * thread when no worker module is at hand (a bundle built without it).
  */
 export function podcastIndexBatchesInWorker(options: PodcastIndexReadOptions, now: () => Date): AsyncGenerator<EncodedShowBatch> {
-  const module = workerModule();
+  const module = workerModule(import.meta.url, 'podcastindex-batches-worker');
   if (!module) return podcastIndexBatches(options, now);
   return fromWorker(module, options, now);
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.js';
 import { DomainError, invalid } from '../../errors.js';
 import { isUniqueViolation } from '../../transaction.js';
 import { FeedParseError } from '../feed/feed-parse-error.js';
-import { parseFeed } from '../feed/parse-feed.js';
+import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
 import { lookupApple } from '../imports/apple-lookup.js';
 import type { PodcastIndexClient } from '../imports/podcastindex-client.js';
 import { allocateFeedId } from './feed-id.js';
@@ -180,7 +180,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     if (fetched.kind !== 'ok') throw new DomainError('upstream_failed', 'url: the feed server answered 304 to an unconditional request');
     let parsed;
     try {
-      parsed = parseFeed(fetched.body, { maxItems: opts.maxEpisodes });
+      parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes });
     } catch (err) {
       if (err instanceof FeedParseError) throw invalid('url', `not a podcast feed: ${err.message}`);
       throw err;

@@ -3,7 +3,7 @@ import type { Logger } from '../../../infra/logger.js';
 import type { OutboundClient } from '../../../infra/outbound/outbound-client.js';
 import type { Clock } from '../../clock.js';
 import { inTransaction, isUniqueViolation } from '../../transaction.js';
-import { parseFeed } from '../feed/parse-feed.js';
+import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
 import type { ParsedFeed } from '../feed/feed-types.js';
 import { FeedFetchError, type FeedFetchLimits, type FeedValidators, fetchFeed } from './fetch-feed.js';
 import { type HostLimiter, hostOf } from './host-limiter.js';
@@ -145,7 +145,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
         );
         if (fetched.movedTo) await moved(show, fetched.movedTo);
         if (fetched.kind === 'not_modified') return await notModified(show);
-        parsed = parseFeed(fetched.body, { maxItems: deps.maxEpisodes });
+        parsed = await parseFeedOffThread(fetched.body, { maxItems: deps.maxEpisodes });
         validators = fetched.validators;
       } catch (err) {
         // Stopping is not the feed's fault; the claim's lease brings it back.
