@@ -114,6 +114,20 @@ describe('SSRF', () => {
     expect(await t.podtext.services.db.show.count({ where: { feedUrl: url() } })).toBe(0);
   });
 
+  it('adds a feed that moved permanently at its new address, once, whichever address is searched', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>Moved Show</title>
+      <item><title>One</title><guid>moved-show-1</guid><enclosure url="https://cdn.example.com/m1.mp3" type="audio/mpeg" length="1"/></item></channel></rss>`;
+    server.routes.set('/new-home.xml', serve(Buffer.from(feed)));
+    server.routes.set('/old-home.xml', (_req, res) => res.writeHead(301, { location: '/new-home.xml' }).end());
+    const viaOld = await catalogIngest.addFeedByUrl(server.url('/old-home.xml'));
+    expect(viaOld.created).toBe(true);
+    expect((await db.show.findUniqueOrThrow({ where: { id: viaOld.feedId } })).feedUrl).toBe(server.url('/new-home.xml'));
+    expect(await catalogIngest.addFeedByUrl(server.url('/new-home.xml'))).toEqual({ feedId: viaOld.feedId, created: false });
+    expect(await catalogIngest.addFeedByUrl(server.url('/old-home.xml'))).toEqual({ feedId: viaOld.feedId, created: false });
+    expect(await db.show.count({ where: { title: 'Moved Show' } })).toBe(1);
+  });
+
   it('refuses an allowed server redirecting to a private one', async () => {
     server.routes.set('/moved.xml', (_req, res) => res.writeHead(301, { location: outsider.url('/feed.xml') }).end());
     const hits = outsiderHits;

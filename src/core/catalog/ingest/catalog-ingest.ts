@@ -157,27 +157,37 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     return result;
   }
 
-  async function addFeedByUrl(url: string, extra: { appleId?: bigint } = {}): Promise<{ feedId: bigint; created: boolean }> {
-    const feedUrl = normaliseFeedUrl(url);
+  /** The show already holding one of `urls` as its feed (as given, or as the URL parser tidied it). */
+  async function knownShow(urls: string[], extra: { appleId?: bigint }) {
     // Directory imports store URLs as published, which the URL parser may have tidied (case, default port).
     const known = await db.show.findFirst({
-      where: { feedUrl: { in: [...new Set([feedUrl, url.trim()])] } },
+      where: { feedUrl: { in: [...new Set(urls.flatMap((u) => [normaliseFeedUrl(u), u.trim()]))] } },
       select: { id: true, lastFetchedAt: true, appleId: true },
     });
-    if (known) {
-      // Shows known only from a directory import get their episodes on first request.
-      if (!known.lastFetchedAt) await refreshById(known.id);
-      if (!known.appleId && (await freeAppleId(extra.appleId))) await db.show.update({ where: { id: known.id }, data: { appleId: extra.appleId } });
-      return { feedId: known.id, created: false };
-    }
+    if (!known) return null;
+    // Shows known only from a directory import get their episodes on first request.
+    if (!known.lastFetchedAt) await refreshById(known.id);
+    if (!known.appleId && (await freeAppleId(extra.appleId))) await db.show.update({ where: { id: known.id }, data: { appleId: extra.appleId } });
+    return { feedId: known.id, created: false };
+  }
+
+  async function addFeedByUrl(url: string, extra: { appleId?: bigint } = {}): Promise<{ feedId: bigint; created: boolean }> {
+    const asked = await knownShow([url], extra);
+    if (asked) return asked;
 
     let fetched;
     try {
-      fetched = await limiter.run(hostOf(feedUrl), () => fetchFeed(outbound, feedUrl, null, opts));
+      fetched = await limiter.run(hostOf(normaliseFeedUrl(url)), () => fetchFeed(outbound, normaliseFeedUrl(url), null, opts));
     } catch (err) {
       throw feedFetchProblem(err);
     }
     if (fetched.kind !== 'ok') throw new DomainError('upstream_failed', 'url: the feed server answered 304 to an unconditional request');
+    // A feed that moved permanently (301/308) is the show at its new address: found there, or added there.
+    if (fetched.movedTo) {
+      const there = await knownShow([fetched.movedTo], extra);
+      if (there) return there;
+    }
+    const feedUrl = normaliseFeedUrl(fetched.movedTo ?? url);
     let parsed;
     try {
       parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes });
