@@ -128,6 +128,20 @@ describe('SSRF', () => {
     expect(await db.show.count({ where: { title: 'Moved Show' } })).toBe(1);
   });
 
+  it('refuses an endless feed as too large, saying so', async () => {
+    server.routes.set('/endless.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      const chunk = Buffer.alloc(1 << 20, 'a');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      res.write('<?xml version="1.0"?><rss version="2.0"><channel><title>');
+      more();
+    });
+    await expect(t.podtext.services.catalogIngest.addFeedByUrl(server.url('/endless.xml'))).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/url: the feed is larger than 15 MB/) });
+  });
+
   it('refuses an allowed server redirecting to a private one', async () => {
     server.routes.set('/moved.xml', (_req, res) => res.writeHead(301, { location: outsider.url('/feed.xml') }).end());
     const hits = outsiderHits;

@@ -27,7 +27,7 @@ const TrendingRef = builder.objectRef<Trending>('Trending').implement({
 builder.queryFields((t) => ({
   search: t.field({ ...operation('searchShows'),
     type: ShowSearchResultRef,
-    description: `Shows by name (typo-tolerant), podcast-directory link or RSS feed URL, at most ${MAX_QUERY_LENGTH} characters (1 request, 0 credits). A feed new to Podtext is added on the spot. Errors: \`invalid_request\`, \`unsupported_link\` (streaming-service links: those services do not publish the RSS feed), \`upstream_failed\`.`,
+    description: `Shows by name (typo-tolerant), podcast-directory link or RSS feed URL, at most ${MAX_QUERY_LENGTH} characters (1 request, 0 credits). A feed new to Podtext is added on the spot. Errors: \`invalid_request\` (also when a feed's server fails: the message says how), \`unsupported_link\` (streaming-service links: those services do not publish the RSS feed).`,
     args: { q: t.arg.string({ required: true }) },
     resolve: (_r, { q }, ctx, info) =>
       ctx.services.discovery.search(requireActor(ctx), q, queryFromInfo({ context: ctx, info, typeName: 'Show', path: ['shows'] })),

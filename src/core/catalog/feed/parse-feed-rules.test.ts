@@ -136,3 +136,13 @@ describe('parseFeed: website', () => {
     expect(feed.show.website).toBe('https://example.com/');
   });
 });
+
+describe('feeds written in character references', () => {
+  it('reads a feed whose every description is numeric references (Hebrew, as some tools write it)', () => {
+    const hebrew = '&#1513;&#1500;&#1493;&#1501; '.repeat(60);
+    const items = Array.from({ length: 400 }, (_, i) => `<item><title>&#1508;&#1512;&#1511; ${i}</title><guid>he-${i}</guid><enclosure url="https://cdn.example.com/he${i}.mp3" type="audio/mpeg"/><description>${hebrew}</description></item>`);
+    const feed = parseFeed(`<rss version="2.0"><channel><title>&#1508;&#1493;&#1491;&#1511;&#1488;&#1505;&#1496;</title>${items.join('')}</channel></rss>`);
+    expect(feed.show.title).toBe('פודקאסט');
+    expect(feed.episodes).toHaveLength(400);
+  });
+});

@@ -10,7 +10,7 @@ import { childOf, childrenOf, isElement, MAX_CHARACTER_REFERENCES, parseXmlTree,
 export interface ParseFeedOptions {
   /** Most episodes returned, newest first. Default: 1000. */
   maxItems?: number;
-  /** More numeric character references than this refuses the feed. Default: 100000. */
+  /** More numeric character references than this refuses the feed. Default: 1,000,000. */
   maxCharacterReferences?: number;
 }
 

@@ -113,7 +113,8 @@ function characterReferencesOver(xml: string, limit: number): boolean {
  * sees the text: DTD entity declarations (billion laughs, one big entity
  * used many times, `SYSTEM "file:///etc/passwd"`) have no place in a
  * podcast feed; and more than `maxCharacterReferences` numeric references
- * is an attack on time, not a feed (real feeds hold a few thousand at most).
+ * is an attack on time, not a feed (feeds written in references hold a few
+ * hundred thousand).
  * A DOCTYPE that only names an external DTD (old RSS 0.91) is let through;
  * it is never fetched.
  */

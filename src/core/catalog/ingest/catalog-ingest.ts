@@ -89,7 +89,7 @@ function normaliseFeedUrl(raw: string): string {
  * resolved to nor the resolver's error: otherwise search-by-URL would be a
  * way to read this server's DNS and network from outside.
  */
-function feedFetchProblem(err: unknown): DomainError {
+function feedFetchProblem(err: unknown, maxFeedBytes: number): DomainError {
   if (!(err instanceof FeedFetchError)) return new DomainError('upstream_failed', 'url: the feed server could not be reached');
   if (err.status !== undefined) {
     return err.reason === 'missing'
@@ -97,6 +97,9 @@ function feedFetchProblem(err: unknown): DomainError {
       : new DomainError('upstream_failed', `url: the feed server did not answer properly (it answered ${err.status})`);
   }
   if (err.reason === 'refused' || err.reason === 'missing') return invalid('url', 'this address cannot be fetched');
+  // The server answered, but with more than a feed may hold (an endless stream, a compression bomb).
+  if (/^too_large:/.test(err.message)) return invalid('url', `the feed is larger than ${Math.round(maxFeedBytes / 1_048_576)} MB, more than Podtext reads`);
+  if (/^too_many_redirects:/.test(err.message)) return invalid('url', 'the address redirects too many times');
   if (/^timeout:/.test(err.message)) return new DomainError('upstream_failed', 'url: the feed server did not answer in time');
   return new DomainError('upstream_failed', 'url: the feed server could not be reached');
 }
@@ -179,7 +182,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     try {
       fetched = await limiter.run(hostOf(normaliseFeedUrl(url)), () => fetchFeed(outbound, normaliseFeedUrl(url), null, opts));
     } catch (err) {
-      throw feedFetchProblem(err);
+      throw feedFetchProblem(err, opts.maxFeedBytes);
     }
     if (fetched.kind !== 'ok') throw new DomainError('upstream_failed', 'url: the feed server answered 304 to an unconditional request');
     // A feed that moved permanently (301/308) is the show at its new address: found there, or added there.
@@ -257,7 +260,9 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
         try {
           feedUrl = (await lookupApple(outbound, appleId, { baseUrl: opts.appleLookupUrl }))?.feedUrl ?? null;
         } catch (err) {
-          throw new DomainError('upstream_failed', `apple_id: the directory lookup failed (${(err as Error).message})`);
+          // The detail (a resolver's error, say) is for the log: answers never describe this server's network.
+          log.warn({ appleId: String(appleId), err: (err as Error).message }, 'Apple lookup failed');
+          throw new DomainError('upstream_failed', 'apple_id: the directory lookup failed; try again later');
         }
       }
       if (!feedUrl) throw new DomainError('not_found', `apple_id: no podcast feed known for ${appleId}`);
