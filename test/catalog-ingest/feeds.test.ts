@@ -128,6 +128,30 @@ describe('SSRF', () => {
     expect(await db.show.count({ where: { title: 'Moved Show' } })).toBe(1);
   });
 
+  it('a directory-only show whose first read failed is read again on a request only once its backoff has passed', async () => {
+    const { db } = t.podtext.services;
+    let hits = 0;
+    server.routes.set('/failing.xml', (_req, res) => {
+      hits += 1;
+      res.writeHead(500).end();
+    });
+    const id = 7_700_001n;
+    await db.show.create({
+      data: { id, title: 'Directory Only', feedUrl: server.url('/failing.xml'), indexed: true, source: 'podcastindex', searchName: 'directory only', searchCompact: 'directoryonly', nextFetchAt: new Date(clock.now().getTime() + HOUR) },
+    });
+    const a = await t.account();
+    for (let i = 0; i < 3; i++) expect((await t.api('GET', `/shows/${id}/episodes`, { key: a.key })).status).toBe(200);
+    expect(hits).toBe(1);
+    const { nextFetchAt } = await db.show.findUniqueOrThrow({ where: { id } });
+    clock.set(new Date(nextFetchAt!.getTime() + 1000));
+    try {
+      expect((await t.api('GET', `/shows/${id}/episodes`, { key: a.key })).status).toBe(200);
+      expect(hits).toBe(2);
+    } finally {
+      clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
   it('refuses an endless feed as too large, saying so', async () => {
     server.routes.set('/endless.xml', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/rss+xml' });

@@ -44,7 +44,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
   const summaries = createShowSummaries({ db });
   const showSearch = createNameSearch({ db, log, options: deps.options, onChanged: summaries.forget });
   const flow = createShowSearchFlow({ db, catalogIngest: deps.catalogIngest, showSearch, summaries });
-  const lister = createEpisodeLister({ db, catalogIngest: deps.catalogIngest, log });
+  const lister = createEpisodeLister({ db, catalogIngest: deps.catalogIngest, clock, log });
   const infos = createEpisodeInfo({ db, sampleTranscriptId: deps.sampleTranscriptId });
   const trendingTtlMs = (deps.options?.trendingCacheSeconds ?? 60) * 1000;
   const trendingCache = new Map<string, { at: number; categories: string[]; ids: bigint[] }>();

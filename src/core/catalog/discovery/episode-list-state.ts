@@ -16,11 +16,13 @@ export interface EpisodeListState {
   readyCount: number;
   /** Episodes the index holds for the show. */
   total: number;
-  /** Whether the show has never been read but is due to be (see `firstFetch`). */
+  /** Whether the show has never been read, though scheduled to be. */
   unread: boolean;
+  /** Unread, and to be read on this request: never tried, or its backoff after a failed read has passed. */
+  readNow: boolean;
 }
 
-type StateJson = { show_version: string; unread: boolean; ready: number; total: number; versions: number };
+type StateJson = { show_version: string; unread: boolean; read_now: boolean; ready: number; total: number; versions: number };
 
 /**
  * The state of `feedId`'s list, or null for an unknown show. `unchanged`
@@ -30,7 +32,7 @@ type StateJson = { show_version: string; unread: boolean; ready: number; total: 
  * episodes are scanned: about a millisecond for a thousand, where reading
  * the list itself takes several.
  */
-export async function episodeListState(db: PrismaClient, feedId: bigint, since?: string): Promise<EpisodeListState | 'unchanged' | null> {
+export async function episodeListState(db: PrismaClient, feedId: bigint, now: Date, since?: string): Promise<EpisodeListState | 'unchanged' | null> {
   if (since !== undefined) {
     const [now] = await db.$queryRawUnsafe<{ snapshot: string }[]>('SELECT pg_current_snapshot()::text AS snapshot');
     if (now!.snapshot === since) return 'unchanged';
@@ -39,6 +41,7 @@ export async function episodeListState(db: PrismaClient, feedId: bigint, since?:
     `SELECT pg_current_snapshot()::text AS snapshot, (
        SELECT json_build_object('show_version', s.ctid::text || s.xmin::text,
          'unread', s.last_fetched_at IS NULL AND s.next_fetch_at IS NOT NULL AND s.feed_url IS NOT NULL AND NOT s.dead,
+         'read_now', s.last_fetched_at IS NULL AND s.next_fetch_at IS NOT NULL AND s.feed_url IS NOT NULL AND NOT s.dead AND (s.fetch_failures = 0 OR s.next_fetch_at <= $2),
          'ready', e.ready, 'total', e.total, 'versions', e.versions)
        FROM shows s CROSS JOIN LATERAL (
          SELECT count(*) FILTER (WHERE transcript_status = 'ready') AS ready, count(*) AS total,
@@ -46,8 +49,9 @@ export async function episodeListState(db: PrismaClient, feedId: bigint, since?:
          FROM episodes WHERE show_id = s.id) e
        WHERE s.id = $1) AS state`,
     feedId,
+    now,
   );
   const { snapshot, state } = row!;
   if (!state) return null;
-  return { snapshot, stamp: `${state.show_version}:${state.total}:${state.versions}`, readyCount: state.ready, total: state.total, unread: state.unread };
+  return { snapshot, stamp: `${state.show_version}:${state.total}:${state.versions}`, readyCount: state.ready, total: state.total, unread: state.unread, readNow: state.read_now };
 }

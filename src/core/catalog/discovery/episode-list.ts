@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Episode, Prisma, PrismaClient, Show } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
+import type { Clock } from '../../clock.js';
 import { DomainError, invalid } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
@@ -79,7 +80,8 @@ async function newestEpisodes(db: PrismaClient, feedId: bigint, take: number): P
 /**
  * A show's episodes, newest first. A show known only from a directory import
  * (never fetched, but scheduled) has its feed read on this first request,
- * so its list is not empty for want of a visit.
+ * so its list is not empty for want of a visit; after a failed read, again
+ * only once the feed's backoff has passed (as the refresher would).
  *
  * The plain list (no `query`, no `after`: what REST asks for) is cached per
  * show and length, and served while nothing has been committed since, or the
@@ -87,8 +89,8 @@ async function newestEpisodes(db: PrismaClient, feedId: bigint, take: number): P
  * instead of reading a thousand rows. The cached object is the same on every
  * hit, so a caller may memoise what it makes of it by identity.
  */
-export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pick<CatalogIngest, 'refreshShow'>; log: Logger }) {
-  const { db, catalogIngest, log } = deps;
+export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pick<CatalogIngest, 'refreshShow'>; clock: Clock; log: Logger }) {
+  const { db, catalogIngest, clock, log } = deps;
   const lists = new LRUCache<string, { state: EpisodeListState; list: EpisodeList }>({
     maxSize: CACHED_EPISODES,
     sizeCalculation: (e) => e.list.episodes.length + 1,
@@ -120,12 +122,12 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
   async function newest(feedId: bigint, max: number): Promise<EpisodeList> {
     const key = `${feedId}:${max}`;
     const hit = lists.get(key);
-    let state = await episodeListState(db, feedId, hit?.state.snapshot);
+    let state = await episodeListState(db, feedId, clock.now(), hit?.state.snapshot);
     if (state === 'unchanged' && hit) return hit.list;
     if (!state || state === 'unchanged') throw notFound(feedId);
-    if (state.unread) {
+    if (state.readNow) {
       await firstRead(feedId);
-      const after = await episodeListState(db, feedId);
+      const after = await episodeListState(db, feedId, clock.now());
       if (after && after !== 'unchanged') state = after;
     }
     if (hit?.state.stamp === state.stamp) {
@@ -138,7 +140,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     const rows = await newestEpisodes(db, feedId, max + 1);
     const hasMore = rows.length > max;
     const list: EpisodeList = { show, readyCount: state.readyCount, truncated: stopsShort(show, state.total), episodes: rows.slice(0, max), hasMore };
-    // A show still unread (its first read failed) is tried again on the next request.
+    // A show still unread (its first read failed) is not cached: a request reads it once its backoff has passed.
     if (!state.unread) lists.set(key, { state, list });
     return list;
   }
@@ -153,7 +155,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
       let found = await showWithReadyCount(feedId);
       if (!found) throw notFound(feedId);
       const { show: s } = found;
-      if (!s.lastFetchedAt && s.nextFetchAt && s.feedUrl && !s.dead) {
+      if (!s.lastFetchedAt && s.nextFetchAt && s.feedUrl && !s.dead && (s.fetchFailures === 0 || s.nextFetchAt <= clock.now())) {
         await firstRead(feedId);
         found = (await showWithReadyCount(feedId)) ?? found;
       }
