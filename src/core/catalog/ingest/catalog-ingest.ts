@@ -89,7 +89,11 @@ function normaliseFeedUrl(raw: string): string {
  * resolved to nor the resolver's error: otherwise search-by-URL would be a
  * way to read this server's DNS and network from outside.
  */
+/** A read someone is waiting on: ahead of background reads of the host, and not queued for longer than this. */
+const USER_READ = { urgent: true, maxWaitMs: 20_000 };
+
 function feedFetchProblem(err: unknown, maxFeedBytes: number): DomainError {
+  if (err instanceof DomainError) return err;
   if (!(err instanceof FeedFetchError)) return new DomainError('upstream_failed', 'url: the feed server could not be reached');
   if (err.status !== undefined) {
     return err.reason === 'missing'
@@ -155,7 +159,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     const show = await db.show.findUnique({ where: { id: feedId }, select: SHOW_FOR_REFRESH });
     if (!show) throw new DomainError('not_found', `feed_id: no show ${feedId}`);
     if (!show.feedUrl) return { feedId, status: 'failed', newEpisodes: 0, error: 'the show has no feed URL' };
-    const result = await refresher.refresh(show as ShowForRefresh, signal);
+    const result = await refresher.refresh(show as ShowForRefresh, signal, USER_READ);
     if (result.status !== 'failed') await transcripts.fetchDue({ showId: feedId, limit: opts.transcriptsPerIngest, signal });
     return result;
   }
@@ -180,7 +184,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
 
     let fetched;
     try {
-      fetched = await limiter.run(hostOf(normaliseFeedUrl(url)), () => fetchFeed(outbound, normaliseFeedUrl(url), null, opts));
+      fetched = await limiter.run(hostOf(normaliseFeedUrl(url)), () => fetchFeed(outbound, normaliseFeedUrl(url), null, opts), USER_READ);
     } catch (err) {
       throw feedFetchProblem(err, opts.maxFeedBytes);
     }

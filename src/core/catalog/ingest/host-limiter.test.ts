@@ -27,6 +27,23 @@ describe('host limiter', () => {
     expect(await limiter.run('h', async () => 'ok')).toBe('ok');
   });
 
+  it('starts a task someone waits for before queued background ones, and gives up on it past its wait', async () => {
+    const limiter = createHostLimiter(1);
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const busy = limiter.run('h', () => gate);
+    const background = [1, 2].map((n) => limiter.run('h', async () => void order.push(`background ${n}`)));
+    const urgent = limiter.run('h', async () => void order.push('urgent'), { urgent: true });
+    const impatient = limiter.run('h', async () => void order.push('impatient'), { urgent: true, maxWaitMs: 20 });
+    await expect(impatient).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringMatching(/busy/) });
+    open();
+    await Promise.all([busy, urgent, ...background]);
+    expect(order).toEqual(['urgent', 'background 1', 'background 2']);
+    // The one that gave up left no slot taken.
+    expect(await limiter.run('h', async () => 'free')).toBe('free');
+  });
+
   it('keys URLs by host and port', () => {
     expect(hostOf('https://Feeds.Example.com/a.xml')).toBe('feeds.example.com');
     expect(hostOf('http://127.0.0.1:8080/x')).toBe('127.0.0.1:8080');

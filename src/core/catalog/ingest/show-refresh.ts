@@ -6,7 +6,7 @@ import { inTransaction, isUniqueViolation } from '../../transaction.js';
 import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
 import type { ParsedFeed } from '../feed/feed-types.js';
 import { FeedFetchError, type FeedFetchLimits, type FeedValidators, fetchFeed } from './fetch-feed.js';
-import { type HostLimiter, hostOf } from './host-limiter.js';
+import { HostBusyError, type HostLimiter, type HostTaskOptions, hostOf } from './host-limiter.js';
 import { type RefreshTiming, detailsDue, nextFailedFetch, nextRegularFetch } from './refresh-timing.js';
 import { queueTranscriptFetches, refreshEpisodeStats, showDetails, upsertEpisodes } from './store-feed.js';
 
@@ -136,12 +136,13 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
     store,
 
     /** Reads the feed and records the outcome; never throws for a bad feed. */
-    async refresh(show: ShowForRefresh, signal?: AbortSignal): Promise<RefreshResult> {
+    async refresh(show: ShowForRefresh, signal?: AbortSignal, queueing?: HostTaskOptions): Promise<RefreshResult> {
       let parsed: ParsedFeed;
       let validators: FeedValidators;
       try {
         const fetched = await limiter.run(hostOf(show.feedUrl), () =>
           fetchFeed(outbound, show.feedUrl, { etag: show.etag, lastModified: show.lastModified }, limits, signal),
+          queueing,
         );
         if (fetched.movedTo) await moved(show, fetched.movedTo);
         if (fetched.kind === 'not_modified') return await notModified(show);
@@ -150,6 +151,8 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
       } catch (err) {
         // Stopping is not the feed's fault; the claim's lease brings it back.
         if (signal?.aborted) return { feedId: show.id, status: 'failed', newEpisodes: 0, error: 'stopped' };
+        // Not read at all (its host busy with other reads): no failure of the feed's, no backoff.
+        if (err instanceof HostBusyError) return { feedId: show.id, status: 'failed', newEpisodes: 0, error: err.message };
         return failed(show, err);
       }
       const newEpisodes = await store(show, parsed, validators);
