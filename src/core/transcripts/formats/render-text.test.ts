@@ -28,6 +28,24 @@ describe('renderText', () => {
     expect(paragraphs[2].text.length).toBeGreaterThanOrEqual(600);
   });
 
+  it('breaks speech recognition text, which has no punctuation and few pauses, into paragraphs of about 600 characters', () => {
+    const words = 'and so we talked about the garden and the weather and what grows well in the shade'.split(' ');
+    // Fifteen-second segments back to back, as sphinx writes them: an hour would be one paragraph of 55,000 characters.
+    const doc = buildDoc(Array.from({ length: 40 }, (_, i) => ({ start: i * 15, end: i * 15 + 14.9, text: [...words, ...words].join(' ') })));
+    const paragraphs = toParagraphs(doc);
+    expect(paragraphs.length).toBeGreaterThan(5);
+    for (const p of paragraphs.slice(0, -1)) {
+      expect(p.text.length).toBeGreaterThanOrEqual(600);
+      expect(p.text.length).toBeLessThan(600 + 200);
+    }
+  });
+
+  it('ends even a punctuated paragraph without a sentence end at 1,200 characters', () => {
+    const clause = 'a clause, then another, and more;';
+    const doc = buildDoc(Array.from({ length: 60 }, (_, i) => ({ start: i, end: i + 0.9, text: `${clause} ${clause}` })));
+    expect(Math.max(...toParagraphs(doc).map((p) => p.text.length))).toBeLessThan(1200 + 100);
+  });
+
   it('keeps the paragraphs of an untimed source', () => {
     const text = 'One.\n\nTwo.\n\nAna: Three.';
     expect(renderText(parsePlainText(text))).toBe('One.\n\nTwo.\n\nAna: Three.\n');
