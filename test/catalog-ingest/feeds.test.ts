@@ -152,6 +152,24 @@ describe('SSRF', () => {
     }
   });
 
+  it('lists episodes that share a date, or have none, in the feed\'s own order', async () => {
+    const { catalogIngest } = t.podtext.services;
+    const item = (n: number, date: string | null) =>
+      `<item><title>Part ${n}</title><guid>same-date-${n}</guid>${date ? `<pubDate>${date}</pubDate>` : ''}<enclosure url="https://cdn.example.com/sd${n}.mp3" type="audio/mpeg" length="1"/></item>`;
+    const day = 'Tue, 03 Mar 2026 06:00:00 GMT';
+    // Newest first, as feeds list them: a season of eight dropped at once, then three without a date.
+    const items = [8, 7, 6, 5, 4, 3, 2, 1].map((n) => item(n, day)).concat([item(103, null), item(102, 'not a date'), item(101, null)]);
+    server.routes.set('/same-date.xml', serve(Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Dropped at once</title>${items.join('')}</channel></rss>`)));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/same-date.xml'));
+    const a = await t.account();
+    const titles = async (query: string) => ((await (await t.api('GET', `/shows/${feedId}/episodes${query}`, { key: a.key })).json()) as { episodes: { title: string }[] }).episodes.map((e) => e.title);
+    const expected = ['Part 8', 'Part 7', 'Part 6', 'Part 5', 'Part 4', 'Part 3', 'Part 2', 'Part 1', 'Part 103', 'Part 102', 'Part 101'];
+    expect(await titles('')).toEqual(expected);
+    expect(await titles('?max=3')).toEqual(expected.slice(0, 3));
+    const gql = await t.gql<{ episodes: { edges: { node: { title: string } }[] } }>('query ($id: Float!) { episodes(feedId: $id, first: 11) { edges { node { title } } } }', { id: Number(feedId) }, a.key);
+    expect(gql.body.data?.episodes.edges.map((e) => e.node.title)).toEqual(expected);
+  });
+
   it('refuses an endless feed as too large, saying so', async () => {
     server.routes.set('/endless.xml', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/rss+xml' });

@@ -1,8 +1,10 @@
 import type { Prisma } from '../../../generated/prisma/client.js';
 
-// Newest first; episodes without a date last; the transcript id breaks ties so pages are stable.
+// Newest first; episodes without a date last; ties of date in the feed's own order (newer
+// first), then the transcript id, so pages are stable.
 const ORDER = [
   { field: 'publishedAt', column: 'published_at', sort: 'desc', nullsLast: true },
+  { field: 'feedOrder', column: 'feed_order', sort: 'desc', nullsLast: true },
   { field: 'transcriptId', column: 'transcript_id', sort: 'asc', nullsLast: false },
 ] as const;
 

@@ -27,10 +27,12 @@ export function showDetails(show: ParsedShow, fallbackTitle = '') {
   };
 }
 
-function episodeRow(e: ParsedEpisode) {
+/** `feedOrder`: the episode's place in the feed's newest-first list, counted from the oldest. */
+function episodeRow(e: ParsedEpisode, feedOrder: number) {
   const transcript = bestTranscriptLink(e.transcripts);
   return {
     transcript_id: e.transcriptId,
+    feed_order: feedOrder,
     guid: e.guid,
     title: e.title,
     description: e.description,
@@ -51,7 +53,8 @@ function episodeRow(e: ParsedEpisode) {
 
 // Episodes are keyed by transcript_id, which comes from the guid alone; a guid such
 // as "1" can appear in two feeds, and the show that had it first keeps it. Rows that
-// did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing.
+// did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing
+// (`feed_order` is written once, when the episode is first seen, for the same reason).
 // `retitled` flags an episode with a transcript whose title, audio or duration
 // changed: what a served transcript carries besides its text. (Every part of the
 // statement reads the rows as they were before it.)
@@ -63,13 +66,13 @@ WITH prior AS (
 ), written AS (
 INSERT INTO episodes AS e (transcript_id, show_id, guid, title, description, episode_number, season, published_at,
   duration_seconds, audio_url, audio_type, audio_bytes, image, link, publisher_transcript_url, publisher_transcript_type,
-  persons, created_at, updated_at)
+  persons, feed_order, created_at, updated_at)
 SELECT r.transcript_id, $2::bigint, r.guid, r.title, r.description, r.episode_number, r.season, r.published_at,
   r.duration_seconds, r.audio_url, r.audio_type, r.audio_bytes, r.image, r.link, r.pt_url, r.pt_type,
-  COALESCE(r.persons, '[]'::jsonb), $3::timestamptz, $3::timestamptz
+  COALESCE(r.persons, '[]'::jsonb), r.feed_order, $3::timestamptz, $3::timestamptz
 FROM json_to_recordset($1::json) AS r(transcript_id text, guid text, title text, description text, episode_number integer,
   season integer, published_at timestamptz, duration_seconds integer, audio_url text, audio_type text, audio_bytes bigint,
-  image text, link text, pt_url text, pt_type text, persons jsonb)
+  image text, link text, pt_url text, pt_type text, persons jsonb, feed_order integer)
 ON CONFLICT (transcript_id) DO UPDATE SET
   guid = EXCLUDED.guid, title = EXCLUDED.title, description = EXCLUDED.description,
   episode_number = EXCLUDED.episode_number, season = EXCLUDED.season, published_at = EXCLUDED.published_at,
@@ -105,7 +108,9 @@ export interface UpsertedEpisodes {
  */
 export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<UpsertedEpisodes> {
   const seen = new Set<string>();
-  const rows = episodes.filter((e) => !seen.has(e.transcriptId) && seen.add(e.transcriptId)).map(episodeRow);
+  const unique = episodes.filter((e) => !seen.has(e.transcriptId) && seen.add(e.transcriptId));
+  // `episodes` come newest first (parseFeed): the last is the oldest, at 0.
+  const rows = unique.map((e, i) => episodeRow(e, unique.length - 1 - i));
   let inserted = 0;
   const transcriptsChanged: string[] = [];
   for (let at = 0; at < rows.length; at += EPISODE_BATCH) {
