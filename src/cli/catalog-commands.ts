@@ -66,7 +66,7 @@ export async function runCatalogCommand(config: Config, command: string, args: s
         });
         process.stderr.write('\n');
         if (result.alreadyDone) out(`${positionals[1]} was imported before (${count(result.totalRows)} shows); --restart imports it again.`);
-        else out(`${result.finished ? 'Imported' : 'Stopped after'} ${count(result.rows)} shows in ${result.seconds.toFixed(1)} s (${count(result.rowsPerSecond)} rows/s); ${count(result.totalRows)} in all${result.finished ? '' : ', run again to resume'}.`);
+        else out(`${result.finished ? 'Imported' : 'Stopped after'} ${count(result.rows)} shows in ${result.seconds.toFixed(1)} s (${count(result.rowsPerSecond)} rows/s); ${count(result.totalRows)} in all${result.skipped > 0 ? `; ${count(result.skipped)} rows skipped (no usable id, or a feed another row has)` : ''}${result.finished ? '' : ', run again to resume'}.`);
         return result.finished ? 0 : 1;
       } finally {
         process.off('SIGINT', onSignal);

@@ -148,6 +148,23 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
   });
 });
 
+describe('rows that cannot be imported', () => {
+  it('are counted as skipped, not dropped in silence', async () => {
+    const csv = path.join(dir, 'bad-ids.csv');
+    const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0];
+    const columns = header.split(',').map((c) => JSON.parse(c) as string);
+    const row = (values: Record<string, string>) => columns.map((c) => (c in values ? `"${values[c]}"` : 'NULL')).join(',');
+    await writeFile(csv, [
+      header,
+      row({ id: 'abc', url: 'https://feeds.example.com/bad-1.xml', title: 'Bad id' }),
+      row({ id: '-3', url: 'https://feeds.example.com/bad-2.xml', title: 'Negative id' }),
+      row({ id: '12345678901234567890', url: 'https://feeds.example.com/bad-3.xml', title: 'Too long an id' }),
+      row({ id: '4250', url: 'https://feeds.example.com/good.xml', title: 'Good row' }),
+    ].join('\n'));
+    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 3 });
+  });
+});
+
 describe('Podcast Index SQLite dump (podcastindex_feeds.db)', () => {
   const OFFSET = 5_000_000;
   let file: string;
