@@ -52,6 +52,7 @@ code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;background:#eef0f5;pa
 .turn .at{font-variant-numeric:tabular-nums;color:var(--muted);padding:.1rem .4rem}
 .turn .who{font-weight:600;margin-right:.4rem}
 .w{border-radius:3px}
+del.cut{color:#595959}
 .js .w{cursor:pointer}
 .js .w:hover{background:#eef0ff}
 .w[aria-current]{background:var(--hl)}
