@@ -4,6 +4,7 @@ import { runAlignBench } from './align.js';
 import { formatAsrTable, runAsrBench } from './asr-accuracy.js';
 import { runChaosBench } from './chaos.js';
 import { runClusterBench } from './cluster.js';
+import { runFeedsBench } from './feeds.js';
 import { runAsrQualityBench } from './asr-quality.js';
 import { runImportBench } from './import.js';
 import { runJobsBench } from './jobs.js';
@@ -21,6 +22,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['transcript', () => runTranscriptBench()],
   ['search', runSearchBench],
   ['search-postgres', () => runSearchPostgresBench()],
+  ['feeds', runFeedsBench],
   ['import', () => runImportBench()],
   ['aisearch', async () => aiSearchReport(runAiSearchBench())],
   [
