@@ -174,6 +174,18 @@ describe('pricing and the request result', () => {
   });
 });
 
+describe('the same episode asked for at once', () => {
+  it('eight simultaneous requests by one key for one new episode charge it once', async () => {
+    const a = await t.account({ credits: 27 });
+    const guid = newGuid();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => postRequest(t, a.key, { episodes: [item(guid, { secs: 34 })] })));
+    for (const r of answers) expect(r.status).toBe(200);
+    expect(answers.map((r) => r.body.credits_charged).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+    expect((await t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(26);
+    expect(await t.podtext.services.db.transcriptionTask.count({ where: { transcriptId: transcriptIdFor(guid) } })).toBe(1);
+  });
+});
+
 describe('GET /jobs', () => {
   it('pages newest first, caps per at 50, and hides other accounts', async () => {
     const a = await t.account({ credits: 10 });

@@ -87,6 +87,15 @@ interface Plan {
   promiseSeconds: number | null;
 }
 
+/** Of `ids`, the episodes this account has paid for and still waits on (in a lane at least as fast). */
+async function paidAndWaiting(db: Tx, accountId: string, ids: string[], fast: boolean): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ transcript_id: string }[]>`
+    SELECT je.transcript_id FROM job_episodes je JOIN jobs j ON j.id = je.job_id
+    WHERE j.account_id = ${accountId}::uuid AND je.status = 'queued' AND je.charged > 0
+      AND je.transcript_id = ANY(${ids}) AND (j.fast OR NOT ${fast})`;
+  return new Set(rows.map((r) => r.transcript_id));
+}
+
 /** `POST /requests`: unlock what is held, queue the rest as one job, all or nothing. */
 export function createRequester(deps: RequesterDeps) {
   const { db, clock, links, options } = deps;
@@ -95,14 +104,10 @@ export function createRequester(deps: RequesterDeps) {
     const episodes = await resolveEpisodes(db, input.items);
     const ids = episodes.map((e) => e.transcriptId);
     const unlocked = await db.unlock.findMany({ where: { accountId, transcriptId: { in: ids } }, select: { transcriptId: true } });
-    const paid = await db.$queryRaw<{ transcript_id: string }[]>`
-      SELECT je.transcript_id FROM job_episodes je JOIN jobs j ON j.id = je.job_id
-      WHERE j.account_id = ${accountId}::uuid AND je.status = 'queued' AND je.charged > 0
-        AND je.transcript_id = ANY(${ids}) AND (j.fast OR NOT ${input.fast})`;
     const quotes = quoteEpisodes(episodes, {
       fast: input.fast,
       unlocked: new Set(unlocked.map((u) => u.transcriptId)),
-      alreadyPaid: new Set(paid.map((p) => p.transcript_id)),
+      alreadyPaid: await paidAndWaiting(db, accountId, ids, input.fast),
       unknownDurationSeconds: options.unknownDurationSeconds,
     });
     const toTranscribe = quotes.filter((q) => q.kind === 'transcribe');
@@ -150,6 +155,10 @@ export function createRequester(deps: RequesterDeps) {
     }
     const [account] = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
     if (!account) throw new DomainError('not_found', 'No such account');
+    // The account's lock orders this key's requests: one for the same episode that committed since
+    // the plan was made has paid for it, so this one is planned again and joins for nothing.
+    const charging = transcribe.filter((q) => q.charged > 0).map((q) => q.episode.transcriptId);
+    if (charging.length > 0 && (await paidAndWaiting(tx, accountId, charging, input.fast)).size > 0) throw new PlanOutdated();
     if (p.total > account.credits) throw insufficient(p.total, account.credits);
     const charged = new Map<string, number>();
     for (const q of library) charged.set(q.episode.transcriptId, (await unlockInTransaction(tx, accountId, q.episode.transcriptId, deps.sampleTranscriptId)).charged);
