@@ -1,10 +1,10 @@
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
+import { fanOutLimit } from './fan-out-limit.js';
 
 /** Deepest selection accepted. Default: 10. */
 export const MAX_DEPTH = 10;
@@ -12,12 +12,10 @@ export const MAX_DEPTH = 10;
 export const MAX_ALIASES = 15;
 /** Tokens per document. Default: 2,000. */
 export const MAX_TOKENS = 2000;
-/** Estimated cost per operation (graphql-armor's default weights). Default: 5,000. */
-export const MAX_COST = 5000;
 
 /**
  * Limits that keep one document from costing the server more than a page of
- * results: the same on HTTP, SSE and graphql-ws, since graphql-ws runs
+ * results (depth, aliases, tokens, and the objects its lists fan out to): the same on HTTP, SSE and graphql-ws, since graphql-ws runs
  * through yoga's envelop. Production also hides the schema.
  */
 export function queryLimits(production: boolean): Plugin[] {
@@ -25,7 +23,7 @@ export function queryLimits(production: boolean): Plugin[] {
     maxDepthPlugin({ n: MAX_DEPTH, propagateOnRejection: true }) as Plugin,
     maxAliasesPlugin({ n: MAX_ALIASES, propagateOnRejection: true }) as Plugin,
     maxTokensPlugin({ n: MAX_TOKENS }) as Plugin,
-    costLimitPlugin({ maxCost: MAX_COST, propagateOnRejection: true }) as Plugin,
+    { onValidate: ({ addValidationRule }) => addValidationRule(fanOutLimit) },
   ];
   if (production) plugins.push(useDisableIntrospection() as Plugin, blockFieldSuggestionsPlugin() as Plugin);
   return plugins;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ALIASES, MAX_COST, MAX_DEPTH, MAX_TOKENS } from '../../src/graphql/limits.js';
+import { MAX_OBJECTS } from '../../src/graphql/fan-out-limit.js';
+import { MAX_ALIASES, MAX_DEPTH, MAX_TOKENS } from '../../src/graphql/limits.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 let t: TestPodtext;
@@ -34,18 +35,25 @@ describe('GraphQL limits', () => {
       ['depth', `{ episodes(feedId: 1) { nodes { ${nested(MAX_DEPTH / 2, 'title')} } } }`],
       ['aliases', `{ ${aliased(MAX_ALIASES + 1, 'me { credits }')} }`],
       ['tokens', `{ me { ${Array.from({ length: MAX_TOKENS }, () => 'credits').join(' ')} } }`],
-      [
-        'cost',
-        `{ ${aliased(MAX_ALIASES, `episodes(feedId: 1) { nodes { ${nested(2, '...E')} } }`)} }
-         fragment E on Episode { show { title author } title guid audioUrl pageUrl transcriptId transcriptUrl transcriptStatus description }`,
-      ],
+      // Within the depth limit, a hundredfold a level: a million shows.
+      ['objects', `{ show(feedId: 1) { episodes { show { episodes { show { episodes { show { title } } } } } } } }`],
     ];
-    const limit = { depth: MAX_DEPTH, aliases: MAX_ALIASES, tokens: MAX_TOKENS, cost: MAX_COST };
+    const limit = { depth: MAX_DEPTH, aliases: MAX_ALIASES, tokens: MAX_TOKENS };
     for (const [what, query] of refused) {
       const res = await t.gql(query, {}, a.key);
       expect(res.body.data, what).toBeUndefined();
-      expect(res.body.errors?.[0]?.message, what).toMatch(new RegExp(`${what === 'cost' ? 'Cost' : what === 'tokens' ? 'Token' : what === 'aliases' ? 'Aliases' : 'depth'} limit of ${limit[what as keyof typeof limit]}`, 'i'));
+      const message = what === 'objects' ? new RegExp(`one operation may resolve ${MAX_OBJECTS.toLocaleString('en-US')}`) : new RegExp(`${what === 'tokens' ? 'Token' : what === 'aliases' ? 'Aliases' : 'depth'} limit of ${limit[what as keyof typeof limit]}`, 'i');
+      expect(res.body.errors?.[0]?.message, what).toMatch(message);
       expect(res.body.errors?.[0]?.extensions?.code, what).toBe('invalid_request');
+    }
+    // What the schema documents passes: a page of 1,000 episodes with their shows, a variable page, a search's shows with their episodes.
+    for (const query of [
+      '{ episodes(feedId: 1, first: 1000) { nodes { title guid audioUrl publishedAt show { title author } } } }',
+      'query ($n: Int) { show(feedId: 1) { episodes(first: $n) { title show { title } } } }',
+      '{ search(q: "x") { shows { title episodes { title transcriptStatus } } } }',
+    ]) {
+      const res = await t.gql(query, {}, a.key);
+      expect(JSON.stringify(res.body.errors ?? []), query).not.toMatch(/may resolve|limit of/);
     }
     // Malformed and invalid documents alike: a client handles one set of codes. The status follows
     // GraphQL over HTTP: 400 for application/graphql-response+json, 200 for legacy application/json.

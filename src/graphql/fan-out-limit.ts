@@ -1,0 +1,97 @@
+import {
+  GraphQLError,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+/** Objects one operation may resolve (every list multiplies what is below it). Default: 20,000. */
+export const MAX_OBJECTS = 20_000;
+/** Items assumed for a paginated list whose `first` is left out: the schema's default page. */
+const DEFAULT_PAGE = 100;
+/** Items assumed for a `first` given as a variable: the largest the schema allows. */
+const LARGEST_PAGE = 1000;
+/** Items assumed for a list without `first` (search results, segments, categories…). */
+const PLAIN_LIST = 25;
+
+function isList(type: GraphQLOutputType): boolean {
+  return isListType(isNonNullType(type) ? type.ofType : type);
+}
+
+/** How many items one `field` selects when its type is a list, or a connection (its `edges`/`nodes`). */
+function pageSize(field: FieldNode): number {
+  const first = field.arguments?.find((a) => a.name.value === 'first');
+  if (!first) return DEFAULT_PAGE;
+  if (first.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
+  return LARGEST_PAGE;
+}
+
+/**
+ * Refuses an operation that would resolve more than {@link MAX_OBJECTS}
+ * objects, counting each object field once per item of every list above it:
+ * `show { episodes { show { episodes { show … } } } }` grows a hundredfold a
+ * level, which the depth limit alone lets through. A page's size is its
+ * `first` (a variable counts as the largest page), else the default page.
+ */
+export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
+  const schema = context.getSchema();
+  const visited = new Set<string>();
+
+  function cost(set: SelectionSetNode, parent: GraphQLNamedType, times: number, pages: Map<string, number>): number {
+    let total = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        total += cost(selection.selectionSet, on ?? parent, times, pages);
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = context.getFragment(selection.name.value);
+        // A fragment spread inside itself is refused by the standard rules; count each once per path.
+        if (!fragment || visited.has(fragment.name.value)) continue;
+        visited.add(fragment.name.value);
+        total += cost(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? parent, times, pages);
+        visited.delete(fragment.name.value);
+        continue;
+      }
+      if (!selection.selectionSet || !isObjectType(parent)) continue;
+      const def = parent.getFields()[selection.name.value];
+      if (!def) continue;
+      const type = getNamedType(def.type);
+      const name = selection.name.value;
+      // A connection's `edges` and `nodes` are its page; the page size is set on the field that returns it.
+      let items = times;
+      if (pages.has(parent.name) && (name === 'edges' || name === 'nodes')) items = times * pages.get(parent.name)!;
+      else if (isList(def.type)) items = times * (def.args.some((a) => a.name === 'first') ? pageSize(selection) : PLAIN_LIST);
+      const inner = new Map(pages);
+      if (type.name.endsWith('Connection')) inner.set(type.name, pageSize(selection));
+      total += items + cost(selection.selectionSet, type, items, inner);
+      if (total > MAX_OBJECTS * 10) return total;
+    }
+    return total;
+  }
+
+  return {
+    OperationDefinition(op) {
+      const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+      if (!root) return;
+      const objects = cost(op.selectionSet, root, 1, new Map());
+      if (objects > MAX_OBJECTS) {
+        context.reportError(
+          new GraphQLError(
+            `query: it would resolve about ${Math.round(objects).toLocaleString('en-US')} objects; one operation may resolve ${MAX_OBJECTS.toLocaleString('en-US')}. Ask for smaller pages (first) or fewer nested lists.`,
+            { nodes: [op], extensions: { code: 'invalid_request' } },
+          ),
+        );
+      }
+    },
+  };
+};
