@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
-import { type ExecutionResult, GraphQLError } from 'graphql';
+import { type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Actor } from '../core/accounts/actor.js';
 import type { Credentials } from '../core/door/credentials.js';
+import { DomainError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { admitOperation, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
@@ -24,7 +25,14 @@ type Extra = Record<string, unknown> & {
   release(): void;
   /** Rate-limit figures of each subscription, by its id. */
   rateLimits: Map<string, GraphQLContext['rateLimit']>;
+  /** Queries and mutations running now, by id: a retired key's socket closes once they have answered. */
+  running: Set<string>;
+  /** Set when the key was retired: nothing more runs, and the socket closes. */
+  retired: boolean;
 };
+
+/** Longest a retired key's socket stays open for the answers of operations already running. */
+const RETIRED_GRACE_MS = 2000;
 
 /**
  * graphql-ws on `/graphql`, sharing yoga's plugins through `getEnveloped`. The
@@ -34,6 +42,12 @@ type Extra = Record<string, unknown> & {
  * the key. A subscribe message that cannot run is answered with an `error`
  * for its id; the socket and its other subscriptions go on.
  */
+/** An operation has answered; a retired key's socket closes after the last one (its `complete` sent first). */
+function settle(extra: Extra & { socket: { close(code: number, reason: string): void } }, id: string): void {
+  if (!extra.running?.delete(id) || !extra.retired || extra.running.size > 0) return;
+  setImmediate(() => extra.socket.close(FORBIDDEN, 'API key retired'));
+}
+
 export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, services: Services): () => Promise<void> {
   const wss = new WebSocketServer({ server, path: '/graphql' });
 
@@ -45,8 +59,17 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
           const actor = await services.door.authenticate(credentialsFromParams(ctx.connectionParams));
           if (!actor) return false;
           const watch = yoga.retirement.watch(actor);
-          watch.signal.addEventListener('abort', () => ctx.extra.socket.close(FORBIDDEN, 'API key retired'), { once: true });
-          Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map() });
+          const extra = Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map(), running: new Set<string>(), retired: false });
+          watch.signal.addEventListener(
+            'abort',
+            () => {
+              extra.retired = true;
+              // A rotation asked for on this socket answers with the new key before the socket closes.
+              if (extra.running.size === 0) extra.socket.close(FORBIDDEN, 'API key retired');
+              else setTimeout(() => extra.socket.close(FORBIDDEN, 'API key retired'), RETIRED_GRACE_MS).unref();
+            },
+            { once: true },
+          );
           return true;
         } catch {
           return false;
@@ -57,7 +80,8 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
       subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, id, payload) => {
         // Set by onConnect, which graphql-ws runs before any subscribe.
-        const { actor, rateLimits } = ctx.extra as Required<Extra>;
+        const { actor, rateLimits, running } = ctx.extra as Required<Extra>;
+        if (ctx.extra.retired) return [toGraphQLError(new DomainError('unauthorized', 'This API key was retired; connect again with the new one.'))];
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, params: payload });
         // Counted from the text, as over HTTP, before anything is parsed for execution.
         const { admission, refusal } = await admitOperation(services.door, yoga.readCalls, payload, { actor });
@@ -85,6 +109,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
           return [err instanceof GraphQLError ? err : toGraphQLError(err)];
         }
         if (errors.length) return [...errors];
+        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') running.add(id);
         return args;
       },
       onNext: (ctx, id, _payload, _args, result) => stampPayload(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
@@ -92,9 +117,13 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         const rateLimit = ctx.extra.rateLimits?.get(id);
         // An operation refused with `error` never completes: its figures go now.
         ctx.extra.rateLimits?.delete(id);
+        settle(ctx.extra as Extra & { socket: { close(code: number, reason: string): void } }, id);
         return stampErrors(errors, rateLimit);
       },
-      onComplete: (ctx, id) => void ctx.extra.rateLimits?.delete(id),
+      onComplete: (ctx, id) => {
+        ctx.extra.rateLimits?.delete(id);
+        settle(ctx.extra as Extra & { socket: { close(code: number, reason: string): void } }, id);
+      },
     },
     wss,
   );

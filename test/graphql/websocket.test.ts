@@ -55,6 +55,26 @@ describe('graphql-ws on /graphql', () => {
     expect(await closed).toBe(4403);
   });
 
+  it('rotating the key on the socket itself answers with the new key, then closes', async () => {
+    const a = await t.account();
+    const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+    const messages: { type: string; id?: string; payload?: { data?: { rotateKey?: { key: string } } } }[] = [];
+    const acked = new Promise<void>((resolve) => socket.on('message', (m) => {
+      const message = JSON.parse(String(m));
+      messages.push(message);
+      if (message.type === 'connection_ack') resolve();
+    }));
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { apiKey: a.key } })));
+    await acked;
+    const closed = closeCode(socket);
+    socket.send(JSON.stringify({ id: 'rot', type: 'subscribe', payload: { query: 'mutation { rotateKey { key } }' } }));
+    expect(await closed).toBe(4403);
+    const key = messages.find((m) => m.type === 'next' && m.id === 'rot')?.payload?.data?.rotateKey?.key;
+    expect(key).toMatch(/^ptk_/);
+    expect((await t.api('GET', '/me', { key: key! })).status).toBe(200);
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(401);
+  });
+
   it('1,000 job events across 10 accounts: each subscriber sees its own jobs, all of them, and nothing else', async () => {
     const ACCOUNTS = 10;
     const JOBS = 34;
