@@ -17,8 +17,9 @@ import {
 export const MAX_OBJECTS = 20_000;
 /** Items assumed for a paginated list whose `first` is left out: the schema's default page. */
 const DEFAULT_PAGE = 100;
-/** Items assumed for a `first` given as a variable: the largest the schema allows. */
-const LARGEST_PAGE = 1000;
+/** Items assumed for a `first` given as a variable: the largest the field allows. */
+const LARGEST_PAGE: Record<string, number> = { 'Query.jobs': 50 };
+const LARGEST_PAGE_ELSE = 1000;
 /** Items assumed for a list without `first` (search results, segments, categories…). */
 const PLAIN_LIST = 25;
 
@@ -26,12 +27,12 @@ function isList(type: GraphQLOutputType): boolean {
   return isListType(isNonNullType(type) ? type.ofType : type);
 }
 
-/** How many items one `field` selects when its type is a list, or a connection (its `edges`/`nodes`). */
-function pageSize(field: FieldNode): number {
+/** How many items one `field` of `parent` selects when its type is a list, or a connection (its `edges`/`nodes`). */
+function pageSize(field: FieldNode, parent: string): number {
   const first = field.arguments?.find((a) => a.name.value === 'first');
   if (!first) return DEFAULT_PAGE;
   if (first.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
-  return LARGEST_PAGE;
+  return LARGEST_PAGE[`${parent}.${field.name.value}`] ?? LARGEST_PAGE_ELSE;
 }
 
 /**
@@ -39,7 +40,8 @@ function pageSize(field: FieldNode): number {
  * objects, counting each object field once per item of every list above it:
  * `show { episodes { show { episodes { show … } } } }` grows a hundredfold a
  * level, which the depth limit alone lets through. A page's size is its
- * `first` (a variable counts as the largest page), else the default page.
+ * `first` (a variable counts as the largest page the field allows), else the
+ * default page.
  */
 export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
   const schema = context.getSchema();
@@ -70,9 +72,9 @@ export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
       // A connection's `edges` and `nodes` are its page; the page size is set on the field that returns it.
       let items = times;
       if (pages.has(parent.name) && (name === 'edges' || name === 'nodes')) items = times * pages.get(parent.name)!;
-      else if (isList(def.type)) items = times * (def.args.some((a) => a.name === 'first') ? pageSize(selection) : PLAIN_LIST);
+      else if (isList(def.type)) items = times * (def.args.some((a) => a.name === 'first') ? pageSize(selection, parent.name) : PLAIN_LIST);
       const inner = new Map(pages);
-      if (type.name.endsWith('Connection')) inner.set(type.name, pageSize(selection));
+      if (type.name.endsWith('Connection')) inner.set(type.name, pageSize(selection, parent.name));
       total += items + cost(selection.selectionSet, type, items, inner);
       if (total > MAX_OBJECTS * 10) return total;
     }

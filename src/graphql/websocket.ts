@@ -4,7 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Actor } from '../core/accounts/actor.js';
 import type { Credentials } from '../core/door/credentials.js';
-import { DomainError } from '../core/errors.js';
+import { DomainError, errorStatus } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { admitOperation, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
@@ -42,6 +42,18 @@ const RETIRED_GRACE_MS = 2000;
  * the key. A subscribe message that cannot run is answered with an `error`
  * for its id; the socket and its other subscriptions go on.
  */
+/**
+ * A document refused before it runs (it does not parse, or breaks a rule or a
+ * limit) is `invalid_request`, as over HTTP; HTTP's own extensions stay there.
+ */
+function requestErrors(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((e) => {
+    const { http: _http, ...extensions } = (e.extensions ?? {}) as Record<string, unknown>;
+    const code = typeof extensions.code === 'string' && Object.hasOwn(errorStatus, extensions.code) ? extensions.code : 'invalid_request';
+    return new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...extensions, code } });
+  });
+}
+
 /** An operation has answered; a retired key's socket closes after the last one (its `complete` sent first). */
 function settle(extra: Extra & { socket: { close(code: number, reason: string): void } }, id: string): void {
   if (!extra.running?.delete(id) || !extra.retired || extra.running.size > 0) return;
@@ -91,7 +103,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         try {
           document = parse(payload.query);
         } catch (err) {
-          return [err instanceof GraphQLError ? err : toGraphQLError(err)];
+          return requestErrors([err instanceof GraphQLError ? err : toGraphQLError(err)]);
         }
         const wsContext: GraphQLContext = { services, actor, rateLimit: admission.headers };
         const args = {
@@ -106,9 +118,9 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         try {
           errors = validate(args.schema, args.document);
         } catch (err) {
-          return [err instanceof GraphQLError ? err : toGraphQLError(err)];
+          return requestErrors([err instanceof GraphQLError ? err : toGraphQLError(err)]);
         }
-        if (errors.length) return [...errors];
+        if (errors.length) return requestErrors(errors);
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') running.add(id);
         return args;
       },

@@ -175,6 +175,10 @@ export function createGraphQL(services: Services, options: { production: boolean
         if (original instanceof DomainError) return toGraphQLError(original);
         if (original instanceof GraphQLError && original.extensions?.code) return withCode(original);
         if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
+        // A variable that does not fit its type (coerced before anything runs): the client's error, naming the variable.
+        if (error instanceof GraphQLError && !error.path && /^Variable "\$\w+"/.test(error.message)) {
+          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'invalid_request', http: { status: errorStatus.invalid_request } } });
+        }
         services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);
       },

@@ -66,6 +66,15 @@ describe('GraphQL limits', () => {
         expect(((await r.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('invalid_request');
       }
     }
+    // A variable of the wrong type, or not a value of its enum: the client's error, naming the variable; nothing logged as a fault.
+    for (const [query, variables] of [
+      ['query ($f: Float!) { show(feedId: $f) { title } }', { f: 'abc' }],
+      ['query ($f: TranscriptFormat!) { transcript(transcriptId: "0123456789abcdef") { rendered(format: $f) } }', { f: 'doc' }],
+    ] as const) {
+      const res = await t.gql(query, variables, a.key);
+      expect(res.body.errors?.[0]?.extensions?.code, query).toBe('invalid_request');
+      expect(res.body.errors?.[0]?.message, query).toMatch(/^Variable "\$f"/);
+    }
     // A mutation sent by GET: REST's method_not_allowed, 405, with Allow.
     const get = await t.request(`/graphql?query=${encodeURIComponent('mutation { rotateWebhookSecret { rotated } }')}`, { headers: { authorization: `Bearer ${a.key}`, accept: 'application/json' } });
     expect(get.status).toBe(405);

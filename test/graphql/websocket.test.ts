@@ -55,6 +55,20 @@ describe('graphql-ws on /graphql', () => {
     expect(await closed).toBe(4403);
   });
 
+  it('a document refused before it runs carries invalid_request, as over HTTP', async () => {
+    const a = await t.account();
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
+    const deep = (n: number): string => (n === 0 ? 'title' : `show { episodes { ${deep(n - 1)} } }`);
+    for (const query of ['{ me { ', `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: me { credits }`).join(' ')} }`, `{ episodes(feedId: 1) { nodes { ${deep(6)} } } }`, '{ mee { credits } }']) {
+      const errors = await new Promise<{ message: string; extensions?: { code?: string; http?: unknown } }[]>((resolve) => {
+        client.subscribe({ query }, { next: () => undefined, error: (e) => resolve(e as never), complete: () => undefined });
+      });
+      expect(errors[0]?.extensions?.code, query.slice(0, 30)).toBe('invalid_request');
+      expect(errors[0]?.extensions?.http, query.slice(0, 30)).toBeUndefined();
+    }
+    await client.dispose();
+  });
+
   it('rotating the key on the socket itself answers with the new key, then closes', async () => {
     const a = await t.account();
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
