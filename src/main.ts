@@ -104,6 +104,7 @@ async function main(argv: string[]): Promise<void> {
     const where = { url, pid: process.pid, role: config.role, database: podtext.db.kind };
     if (config.role === 'worker') {
       log.info(where, `Podtext worker is serving /livez, /readyz and /metrics on ${url}`);
+      if (config.siteUrlFollowsPort) log.warn({ site: config.siteUrl }, 'SITE_URL is not set: links in the webhooks and emails this worker sends would name this worker; set the same SITE_URL as the API processes');
     } else {
       log.info({ ...where, site: config.siteUrl }, `Podtext is serving on ${url}`);
       // Build the show-name index now rather than on the first search.

@@ -25,6 +25,12 @@ describe('request metering', () => {
       expect(r).toBe(limit - i);
       expect(r).toBeLessThan(last);
       last = r;
+      if (r === 7) {
+        // A document needing more requests than remain says so (the allowance is not spent), and counts nothing.
+        const many = await t.gql(`{ ${Array.from({ length: 10 }, (_, k) => `a${k}: me { credits }`).join(' ')} }`, {}, a.key);
+        expect(many.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
+        expect(many.body.errors?.[0]?.message).toMatch(/^This operation needs 10 requests; 7 of the daily allowance of 1000 remain/);
+      }
     }
     const over = await t.api('GET', '/me', { key: a.key });
     expect(over.status).toBe(429);

@@ -83,7 +83,11 @@ export function createDoor({ keys, metering, sampleTranscriptId, sessions }: Doo
     const meter = await metering.take(actor, cost);
     const headers = rateLimitHeaders(meter);
     if (!meter.allowed) {
-      const error = new DomainError('rate_limited', `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`);
+      // A GraphQL document of several root fields may need more than is left without the allowance being spent.
+      const message = cost > 1 && meter.remaining > 0
+        ? `This operation needs ${cost} requests; ${meter.remaining} of the daily allowance of ${meter.limit} remain until 00:00 UTC. Send fewer root fields.`
+        : `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`;
+      const error = new DomainError('rate_limited', message);
       return { actor, meter, headers, error };
     }
     return { actor, meter, headers, error: null };
