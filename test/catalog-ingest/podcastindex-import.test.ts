@@ -38,6 +38,16 @@ async function showIndexes(): Promise<string[]> {
   return rows.map((r) => r.indexname);
 }
 
+/** A newsfeeds CSV in `dir` with the sample's columns, holding `rows` (columns left out are NULL). */
+async function newsfeedsCsv(name: string, rows: Record<string, string>[]): Promise<string> {
+  const file = path.join(dir, name);
+  const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0]!;
+  const columns = header.split(',').map((c) => JSON.parse(c) as string);
+  const row = (values: Record<string, string>) => columns.map((c) => (c in values ? `"${values[c]}"` : 'NULL')).join(',');
+  await writeFile(file, [header, ...rows.map(row)].join('\n'));
+  return file;
+}
+
 const snapshot = () => db().show.findMany({ where: { source: 'podcastindex' }, orderBy: { id: 'asc' } });
 
 describe('Podcast Index CSV (newsfeeds export)', () => {
@@ -125,16 +135,11 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     server.routes.set('/handover.xml', serve(feed));
     const url = server.url('/handover.xml');
     const { feedId } = await t.podtext.services.catalogIngest.addFeedByUrl(url);
-    const csv = path.join(dir, 'handover.csv');
-    const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0];
-    const columns = header.split(',').map((c) => JSON.parse(c) as string);
-    const row = (values: Record<string, string>) => columns.map((c) => (c in values ? `"${values[c]}"` : 'NULL')).join(',');
-    await writeFile(csv, [
-      header,
-      row({ id: '4242', url, title: 'From the index' }),
+    const csv = await newsfeedsCsv('handover.csv', [
+      { id: '4242', url, title: 'From the index' },
       // Rahdo's Apple id, already held by show 2: this row yields it.
-      row({ id: '4243', url: 'https://feeds.example.com/clash.xml', title: 'Apple id clash', itunes_id: '1000016089' }),
-    ].join('\n'));
+      { id: '4243', url: 'https://feeds.example.com/clash.xml', title: 'Apple id clash', itunes_id: '1000016089' },
+    ]);
 
     expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 2, copied: 0 });
     expect(await db().show.findUnique({ where: { id: feedId } })).toBeNull();
@@ -150,17 +155,12 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
 
 describe('rows that cannot be imported', () => {
   it('are counted as skipped, not dropped in silence', async () => {
-    const csv = path.join(dir, 'bad-ids.csv');
-    const header = (await readFile(NEWSFEEDS_SAMPLE, 'utf8')).split('\n')[0];
-    const columns = header.split(',').map((c) => JSON.parse(c) as string);
-    const row = (values: Record<string, string>) => columns.map((c) => (c in values ? `"${values[c]}"` : 'NULL')).join(',');
-    await writeFile(csv, [
-      header,
-      row({ id: 'abc', url: 'https://feeds.example.com/bad-1.xml', title: 'Bad id' }),
-      row({ id: '-3', url: 'https://feeds.example.com/bad-2.xml', title: 'Negative id' }),
-      row({ id: '12345678901234567890', url: 'https://feeds.example.com/bad-3.xml', title: 'Too long an id' }),
-      row({ id: '4250', url: 'https://feeds.example.com/good.xml', title: 'Good row' }),
-    ].join('\n'));
+    const csv = await newsfeedsCsv('bad-ids.csv', [
+      { id: 'abc', url: 'https://feeds.example.com/bad-1.xml', title: 'Bad id' },
+      { id: '-3', url: 'https://feeds.example.com/bad-2.xml', title: 'Negative id' },
+      { id: '12345678901234567890', url: 'https://feeds.example.com/bad-3.xml', title: 'Too long an id' },
+      { id: '4250', url: 'https://feeds.example.com/good.xml', title: 'Good row' },
+    ]);
     expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 3 });
   });
 });

@@ -2,16 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseFeed } from './parse-feed.js';
 import { closeFeedParser, parseFeedOffThread } from './parse-feed-thread.js';
 import { FeedParseError } from './feed-parse-error.js';
-
-/** A valid RSS feed of `n` items with long show notes: several MB. */
-function bigFeed(n: number): Buffer {
-  const notes = 'Show notes with links and a long description of the guests and topics. '.repeat(6);
-  const items = Array.from({ length: n }, (_, i) =>
-    `<item><title>Episode ${i}</title><guid>big-${i}</guid><pubDate>${new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toUTCString()}</pubDate>` +
-    `<enclosure url="https://cdn.example.com/${i}.mp3" type="audio/mpeg" length="1"/><description>${notes}</description></item>`,
-  );
-  return Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>${items.join('')}</channel></rss>`);
-}
+import { bigFeed } from '../../../../test/support/big-feed.js';
 
 describe('parsing a feed off the API thread', () => {
   afterAll(() => closeFeedParser());
