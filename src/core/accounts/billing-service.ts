@@ -120,8 +120,9 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     const allowance = plans[plan].monthlyCredits;
     if (same && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
       const cycleKey = acc.cycle_started_at.toISOString();
-      const topUp = Math.round((allowance - acc.cycle_allowance) * periodLeft(sub, clock.now()));
-      const memo = `Upgrade to ${plans[plan].title}: allowance ${acc.cycle_allowance} → ${allowance}, for the ${Math.round(periodLeft(sub, clock.now()) * 100)}% of the period left`;
+      const left = periodLeft(sub, clock.now());
+      const topUp = Math.round((allowance - acc.cycle_allowance) * left);
+      const memo = `Upgrade to ${plans[plan].title}: allowance ${acc.cycle_allowance} → ${allowance}, for the ${Math.round(left * 100)}% of the period left`;
       if (topUp > 0) await ledger.grant(tx, accountId, topUp, `upgrade:${accountId}:${cycleKey}:${plan}`, memo);
       await tx.account.update({ where: { id: accountId }, data: { cycleAllowance: allowance } });
     }

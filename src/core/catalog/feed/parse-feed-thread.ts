@@ -45,8 +45,10 @@ function thread(entry: URL): Worker {
     first.reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new FeedParseError('the feed is too large to read') : err);
   });
   w.on('exit', () => {
-    if (worker === w) worker = null;
-    // Feeds still waiting (after a failure, or a close while they queued) go to a fresh thread.
+    // A thread already replaced (idle, or closed) holds no feed: those waiting were sent to the current one.
+    if (worker !== w) return;
+    worker = null;
+    // Feeds still waiting after a failure go to a fresh thread.
     if (waiting.size === 0) return;
     const next = thread(entry);
     for (const pending of waiting.values()) next.postMessage(pending.request);
