@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { type Plugin, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { type Plugin, createYoga, isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Credentials } from '../core/door/credentials.js';
 import { type Admission, KEYLESS_HEADERS } from '../core/door/door.js';
 import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
@@ -101,6 +101,23 @@ function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () 
   };
 }
 
+/**
+ * A subscription asked for with an `Accept` that cannot stream (plain JSON):
+ * yoga would answer an empty 406 and leave the started subscription to hang.
+ * It is ended here, and the 406 says, in the error body, how to subscribe.
+ */
+function notAcceptablePlugin(): Plugin {
+  return {
+    onResultProcess({ result, resultProcessor, setResult, setResultProcessor }) {
+      if (resultProcessor || !isAsyncIterable(result)) return;
+      void result[Symbol.asyncIterator]().return?.();
+      const message = 'a subscription streams its events: send Accept: text/event-stream, or subscribe over graphql-ws at the same path';
+      setResult({ errors: [new GraphQLError(message, { extensions: { code: 'invalid_request', http: { status: 406 } } })] });
+      setResultProcessor(processRegularResult, 'application/json');
+    },
+  };
+}
+
 const isRestCode = (code: unknown) => typeof code === 'string' && Object.hasOwn(errorStatus, code);
 
 type HttpExtension = { status?: number; headers?: Record<string, string> };
@@ -190,7 +207,7 @@ export function createGraphQL(services: Services, options: { production: boolean
     },
     // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics)
     // come first, so that operations the door refuses are counted too.
-    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin, validationCodePlugin()],
+    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin, validationCodePlugin(), notAcceptablePlugin()],
   });
   return Object.assign(yoga, { readCalls, retirement });
 }

@@ -87,6 +87,24 @@ describe('GET /metrics', () => {
     ).toBe(2);
   });
 
+  it('a subscription asked for as plain JSON is refused with 406 in the error body, counted, and leaves none open', async () => {
+    const a = await t.account();
+    const before = await scrape();
+    const res = await t.request('/graphql', {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${a.key}` },
+      body: JSON.stringify({ query: 'subscription { myJobsUpdated { id } }' }),
+    });
+    expect(res.status).toBe(406);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(plans.free.dailyRequests - 1));
+    const body = (await res.json()) as { errors: { message: string; extensions: Record<string, unknown> }[] };
+    expect(body.errors[0]!.extensions).toEqual({ code: 'invalid_request' });
+    expect(body.errors[0]!.message).toMatch(/text\/event-stream/);
+    const after = await scrape();
+    expect(sample(after, 'podtext_graphql_subscriptions_open')).toBe(sample(before, 'podtext_graphql_subscriptions_open'));
+  });
+
   it('reads the queue and the ledger from the database: tasks by state and lane, oldest age, credits by reason', async () => {
     const { db } = t.podtext.services;
     const a = await t.account({ credits: 10 });
