@@ -31,9 +31,21 @@ function chrome(c: C, actor: Actor | null): PageChrome {
   return { signedIn: actor !== null, csrf: actor ? csrfToken(c) : '' };
 }
 
-/** Only paths on this site: never an open redirect. */
+const SELF = 'http://podtext.invalid';
+
+/**
+ * Only paths on this site: never an open redirect. Browsers drop tabs and
+ * newlines and read `\` as `/` before resolving a Location, so the path is
+ * judged as they will read it, and refused when it holds any of those.
+ */
 function localPath(next: unknown, fallback: string): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : fallback;
+  if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
+  try {
+    const url = new URL(next, SELF);
+    return url.origin === SELF ? url.pathname + url.search + url.hash : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 function toSignIn(c: C) {

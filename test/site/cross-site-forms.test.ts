@@ -189,6 +189,21 @@ describe('forms posted from another site', () => {
       expect(res.headers.getSetCookie().some((c) => c.startsWith('podtext_session='))).toBe(true);
     });
 
+    it('sends a signed-in browser on only to a path of its own: never to another host, whatever characters hide the slashes', async () => {
+      const a = await t.account();
+      const elsewhere = ['//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/%09/x', 'https://evil.example', 'javascript:alert(1)'];
+      for (const next of elsewhere) {
+        const res = await post('/signin', { key: a.key, next });
+        const location = res.headers.get('location');
+        expect({ next, status: res.status }).toEqual({ next, status: 303 });
+        // Wherever it points, a browser resolves it to this site.
+        expect(new URL(location!, site).origin, next).toBe(new URL(site).origin);
+      }
+      expect((await post('/signin', { key: a.key, next: '/t/abc?x=1#p' })).headers.get('location')).toBe('/t/abc?x=1#p');
+      const page = await (await t.request(`/signin?next=${encodeURIComponent('/\t/evil.example')}`)).text();
+      expect(page).toContain('name="next" value="/account"');
+    });
+
     it('refuses /confirm and /register from another site, and without the form token', async () => {
       const token = await confirmToken('eve@example.com');
       const { csrf, cookie } = await formPair();
