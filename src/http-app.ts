@@ -22,6 +22,7 @@ import { errorPage } from './site/pages/error-page.js';
 import { isSitePath, sitePageError } from './site/site-errors.js';
 import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
 import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
+import { pageHeaders } from './site/page-headers.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -80,6 +81,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
 
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: [...(ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : []), ...(traces.enabled ? [graphqlSpans(traces)] : [])] });
   app.use('/graphql', limit);
+  app.use('/graphql', pageHeaders);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {
     c.header('Allow', 'GET, POST, OPTIONS');

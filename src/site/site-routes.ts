@@ -16,6 +16,7 @@ import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
 import { episodePage } from './pages/episode-page.js';
+import { pageHeaders } from './page-headers.js';
 import { errorPage } from './pages/error-page.js';
 import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
@@ -86,6 +87,7 @@ function jobEvent(j: JobView) {
 /** The website: pages, /openapi.json and /llms.txt (generated once at start). */
 export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string): void {
   setCookieSecurity(siteUrl);
+  app.use('*', pageHeaders);
   const openapiJson = JSON.stringify(docs.openapi);
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));

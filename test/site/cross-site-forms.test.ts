@@ -89,6 +89,29 @@ describe('forms posted from another site', () => {
       expect(new URL(page.url()).pathname).toBe('/signin');
     });
 
+    it('another site cannot frame its pages (a disguised click on a framed form); signed-in pages stay out of shared caches', async () => {
+      const a = await t.account({ credits: 3 });
+      const { context, page } = await visitor();
+      pages.set('/framed', `<!doctype html><title>Click to win</title><iframe name="podtext" src="${site}/signin" width="800" height="600"></iframe>`);
+      const answer = page.waitForResponse((r) => r.url() === `${site}/signin`);
+      await page.goto(`${elsewhere}/framed`);
+      expect((await answer).status()).toBe(200);
+      await page.waitForTimeout(300);
+      const frame = page.frame({ name: 'podtext' })!;
+      // Refused by the browser: an error page in the frame, not the sign-in form.
+      expect(await frame.locator('#key').count()).toBe(0);
+      // The same page on its own opens as usual.
+      await page.goto(`${site}/signin`);
+      await page.fill('#key', a.key);
+      await page.click('#signin button');
+      await page.waitForURL(`${site}/account`);
+      const headers = (await fetch(`${site}/account`, { headers: { cookie: `podtext_session=${(await sessionCookie(context))!.value}` } })).headers;
+      expect(headers.get('x-frame-options')).toBe('DENY');
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(headers.get('cache-control')).toBe('private, no-store');
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
     it("nor does one that auto-submits the attacker's registration token to /confirm; the token still works for its owner", async () => {
       const token = await confirmToken('mallory@example.com');
       const { context, page } = await visitor();

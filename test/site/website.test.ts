@@ -24,6 +24,8 @@ describe('the website in Chromium', () => {
   let browser: Browser;
   let site: string;
   const requested: string[] = [];
+  /** What the pages' Content-Security-Policy refused: the site's own pages must need nothing it forbids. */
+  const refusedByPolicy: string[] = [];
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -53,6 +55,9 @@ describe('the website in Chromium', () => {
     const context = await browser.newContext({ baseURL: site });
     contexts.push(context);
     context.on('request', (r) => requested.push(r.url()));
+    context.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refusedByPolicy.push(`${m.location().url}: ${m.text()}`);
+    });
     return { context, page: await context.newPage() };
   }
 
@@ -312,6 +317,10 @@ describe('the website in Chromium', () => {
       return r.json();
     });
     expect(me).toEqual({ data: { me: { credits: 7 } } });
+  });
+
+  it("no page needed anything its Content-Security-Policy refuses", () => {
+    expect(refusedByPolicy).toEqual([]);
   });
 
   it('no page asked for anything outside its own origin, except the episode audio', () => {

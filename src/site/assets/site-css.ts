@@ -36,6 +36,9 @@ button,.button{font:inherit;padding:.45rem 1rem;border-radius:5px;border:1px sol
 button.quiet,.button.quiet{background:var(--card);color:var(--brand)}
 form.inline{display:inline}
 .row{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}
+.row.spaced{margin-top:.8rem}
+.row.show-head{align-items:flex-start;gap:1.4rem}
+.show-facts{flex:1;min-width:16rem}
 .search input[type=search]{flex:1;min-width:16rem}
 .status{font-weight:600}
 .status.ready,.status.done{color:var(--ok)}

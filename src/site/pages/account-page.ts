@@ -71,7 +71,7 @@ ${d.usage.ledger.map((l) => html`<tr><td>${stamp(l.createdAt)}</td><td>${l.memo 
 <section class="card" aria-labelledby="hooks-h"><h2 id="hooks-h">Webhooks</h2>
 <p>Jobs with a <code>webhook_url</code> are delivered signed with this secret (header <code>${d.webhookHeader}</code>).</p>
 <details><summary>Show the signing secret</summary><code class="key" id="webhook-secret">${d.webhookSecret}</code></details>
-<div class="row" style="margin-top:.8rem">
+<div class="row spaced">
 <form method="post" action="/account/webhook-secret/rotate">${csrfField(chrome)}<button class="quiet">Rotate the secret</button></form>
 <form method="post" action="/account/inbox">${csrfField(chrome)}<button class="quiet">Create a test inbox</button></form>
 </div>

@@ -11,8 +11,8 @@ export function showPage(list: EpisodeList, chrome: PageChrome) {
   const s = list.show;
   return layout(
     `${s.title} · Podtext`,
-    html`<div class="row" style="align-items:flex-start;gap:1.4rem">${showArt(s, true)}
-<div style="flex:1;min-width:16rem"><h1>${s.title}</h1>
+    html`<div class="row show-head">${showArt(s, true)}
+<div class="show-facts"><h1>${s.title}</h1>
 <dl class="facts">
 ${s.author ? html`<dt>By</dt><dd>${s.author}</dd>` : ''}
 ${s.categories.length ? html`<dt>Categories</dt><dd>${s.categories.join(', ')}</dd>` : ''}

@@ -1,0 +1,38 @@
+import type { MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { RestEnv } from '../rest/env.js';
+import { SESSION_COOKIE } from './session.js';
+
+/**
+ * The site's own pages load only their own scripts, styles and images; the
+ * episode's audio comes from its publisher, anywhere. No page may be framed:
+ * the account's one-button forms (rotate the key, unlock, transcribe) would
+ * otherwise be one disguised click away on any other site.
+ */
+const OWN_PAGES = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  'media-src * data: blob:',
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Swagger UI and GraphiQL bring inline styles and scripts of their own: only framing is refused there. */
+const TOOL_PAGES = "frame-ancestors 'none'";
+const TOOL_PATHS = new Set(['/docs', '/graphql']);
+
+/** Security headers on every HTML page; a signed-in visitor's pages are kept out of shared caches. */
+export const pageHeaders: MiddlewareHandler<RestEnv> = async (c, next) => {
+  await next();
+  const headers = c.res.headers;
+  if (!headers.get('content-type')?.startsWith('text/html')) return;
+  headers.set('content-security-policy', TOOL_PATHS.has(c.req.path) ? TOOL_PAGES : OWN_PAGES);
+  headers.set('x-frame-options', 'DENY');
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('referrer-policy', 'strict-origin-when-cross-origin');
+  if (!headers.has('cache-control') && getCookie(c, SESSION_COOKIE)) headers.set('cache-control', 'private, no-store');
+};
