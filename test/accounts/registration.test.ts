@@ -77,6 +77,19 @@ describe('registration over real SMTP', () => {
     expect(b).toEqual({ key: a.key, created: false, credits: 10 });
   });
 
+  it('rotating the key voids every registration link still unspent: an old mail no longer hands out the new key', async () => {
+    await start('hal@example.com');
+    await start('hal@example.com');
+    const first = tokenFrom((await smtp.next('hal@example.com')).text ?? '');
+    const second = tokenFrom((await smtp.next('hal@example.com')).text ?? '');
+    const { key } = (await (await t.api('POST', '/register/confirm', { body: { token: first } })).json()) as { key: string };
+    const rotated = (await (await t.api('POST', '/key/rotate', { key })).json()) as { key: string };
+    const late = await t.api('POST', '/register/confirm', { body: { token: second } });
+    expect(late.status).toBe(400);
+    expect(await late.text()).not.toContain(rotated.key);
+    expect(((await (await t.api('GET', '/me', { key: rotated.key })).json()) as { email: string }).email).toBe('hal@example.com');
+  });
+
   it('tokens expire after 24 hours', async () => {
     await start('erin@example.com');
     const token = tokenFrom((await smtp.next('erin@example.com')).text ?? '');

@@ -91,6 +91,10 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
           UPDATE api_keys SET revoked_at = now()
           WHERE account_id = ${actor.accountId}::uuid AND revoked_at IS NULL RETURNING lookup_hash`;
         await tx.apiKey.create({ data: { id: randomUUID(), accountId: actor.accountId, lookupHash: lookupHash(key), encryptedKey: box.seal(key) } });
+        // A registration link still unspent would answer with the new key: whoever holds an old mail is shut out too.
+        await tx.$executeRaw`
+          UPDATE registration_tokens SET used_at = now()
+          WHERE used_at IS NULL AND email = (SELECT email FROM accounts WHERE id = ${actor.accountId}::uuid)`;
         return old.map((r) => r.lookup_hash);
       });
       for (const h of revoked) await bus.publish({ type: 'key.revoked', accountId: actor.accountId, lookupHash: h });
