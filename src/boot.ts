@@ -140,7 +140,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     pgliteDir: overrides.inMemory ? undefined : path.join(config.dataDir, 'pglite'),
     pgliteTemplate: overrides.pgliteTemplate,
   });
-  const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl) : createLocalEventBus();
+  const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl, log) : createLocalEventBus();
   const box = createSecretBox(await resolveSecret(config.secretKey, config.dataDir));
   const metrics = createMetrics();
   const draining = new AbortController();

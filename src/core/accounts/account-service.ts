@@ -61,6 +61,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
   const meCache = new LRUCache<string, Me>({ max: 50_000 });
   bus.subscribe((e) => {
     if (e.type === 'account.changed' || e.type === 'key.revoked') meCache.delete(e.accountId);
+    else if (e.type === 'bus.reconnected') meCache.clear();
   });
 
   async function loadAccount(accountId: string) {

@@ -36,6 +36,9 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
       forget(e.accountId);
     } else if (e.type === 'account.changed') {
       forget(e.accountId);
+    } else if (e.type === 'bus.reconnected') {
+      cache.clear();
+      hashesByAccount.clear();
     }
   });
 

@@ -27,6 +27,9 @@ export function createTranscriptVersions(deps: { db: PrismaClient; bus: EventBus
     if (e.type === 'transcript.stored') {
       drops++;
       versions.delete(e.transcriptId);
+    } else if (e.type === 'bus.reconnected') {
+      drops++;
+      versions.clear();
     }
   });
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import type { Logger } from '../logger.js';
 
 /** Everything that other parts (caches, subscriptions, webhooks, other processes) react to. */
 export type PodtextEvent =
   | { type: 'account.changed'; accountId: string }
   | { type: 'key.revoked'; accountId: string; lookupHash: string }
   | { type: 'job.updated'; accountId: string; jobId: string; status: string }
-  | { type: 'transcript.stored'; transcriptId: string };
+  | { type: 'transcript.stored'; transcriptId: string }
+  /** This process heard nothing from the others for a while (its LISTEN connection was lost): caches start over. */
+  | { type: 'bus.reconnected' };
 
 export type EventHandler = (event: PodtextEvent) => void;
 
@@ -69,17 +72,19 @@ const CONFIRM_TIMEOUT_MS = 2_000;
  * every live peer has applied it (each answers with an ack), so that a key
  * retired in one process fails on the very next request to any other.
  */
-export async function createPgEventBus(connectionString: string): Promise<EventBus> {
+export async function createPgEventBus(connectionString: string, log?: Logger): Promise<EventBus> {
   const origin = randomUUID();
   const { emitter, bus } = localBus();
-  const listener = new pg.Client({ connectionString });
-  const sender = new pg.Pool({ connectionString, max: 2 });
+  const sender = new pg.Pool({ connectionString, max: 2, application_name: 'podtext-events' });
+  // A pooled connection the server ended is dropped by the pool; without a listener its 'error' would end the process.
+  sender.on('error', (err) => log?.warn({ err: err.message }, 'event bus: a sending connection was lost'));
   const peers = new Map<string, number>();
   const pendingAcks = new Map<string, { waiting: Set<string>; done: () => void }>();
   const send = (msg: Wire) => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]);
+  let closed = false;
+  let reconnecting = false;
 
-  await listener.connect();
-  listener.on('notification', (n) => {
+  function onNotification(n: pg.Notification) {
     if (n.channel !== CHANNEL || !n.payload) return;
     const msg = JSON.parse(n.payload) as Wire;
     if (msg.o === origin) return;
@@ -96,8 +101,50 @@ export async function createPgEventBus(connectionString: string): Promise<EventB
     } else if ('bye' in msg) {
       peers.delete(msg.o);
     }
-  });
-  await listener.query(`LISTEN ${CHANNEL}`);
+  }
+
+  async function listen(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString, application_name: 'podtext-events' });
+    client.on('notification', onNotification);
+    client.on('error', (err) => lost(client, err));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      void client.end().catch(() => undefined);
+      throw err;
+    }
+    return client;
+  }
+
+  let listener = await listen();
+
+  /**
+   * The LISTEN connection ended (a database restart, a failover, an operator's
+   * pg_terminate_backend): listen again, with backoff, and tell this process's
+   * caches that events of the gap may have been missed.
+   */
+  function lost(client: pg.Client, err?: Error) {
+    if (closed || client !== listener || reconnecting) return;
+    reconnecting = true;
+    log?.warn({ err: err?.message }, 'event bus: the LISTEN connection was lost; listening again');
+    void (async () => {
+      for (let delay = 250; !closed; delay = Math.min(delay * 2, 10_000)) {
+        await new Promise((r) => setTimeout(r, delay).unref());
+        if (closed) break;
+        try {
+          listener = await listen();
+          reconnecting = false;
+          log?.info('event bus: listening again');
+          emitter.emit('event', { type: 'bus.reconnected' } satisfies PodtextEvent);
+          return;
+        } catch (e) {
+          log?.warn({ err: (e as Error).message }, 'event bus: could not listen again yet');
+        }
+      }
+    })();
+  }
   await send({ o: origin, hello: true });
   const hello = setInterval(() => void send({ o: origin, hello: true, reply: true }).catch(() => undefined), HELLO_EVERY_MS);
   hello.unref();
@@ -132,8 +179,9 @@ export async function createPgEventBus(connectionString: string): Promise<EventB
     async close() {
       clearInterval(hello);
       await send({ o: origin, bye: true }).catch(() => undefined);
+      closed = true;
       emitter.removeAllListeners();
-      await listener.end();
+      await listener.end().catch(() => undefined);
       await sender.end();
     },
   };

@@ -1,0 +1,52 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventBus, type PodtextEvent, createPgEventBus } from '../../src/infra/events/event-bus.js';
+import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
+
+// A database restart, a failover or an operator's pg_terminate_backend ends the
+// bus's connections: the process must go on, and hear the other processes again.
+describe.skipIf(!hasPostgres())('the event bus when PostgreSQL ends its connections', () => {
+  let db: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+  let a: EventBus;
+  let b: EventBus;
+  const heardByA: PodtextEvent[] = [];
+
+  beforeAll(async () => {
+    db = await freshPostgresDatabase();
+    [a, b] = await Promise.all([createPgEventBus(db.url), createPgEventBus(db.url)]);
+    a.subscribe((e) => heardByA.push(e));
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
+
+  async function terminate(which: 'LISTEN' | 'SELECT pg_notify'): Promise<number> {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const r = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE $1`,
+        [`${which}%`],
+      );
+      return r.rowCount ?? 0;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  const heard = (id: string) => heardByA.some((e) => e.type === 'account.changed' && e.accountId === id);
+
+  it('survives losing its LISTEN and sending connections, listens again, and tells its caches to start over', async () => {
+    await b.publish({ type: 'account.changed', accountId: 'before' });
+    await expect.poll(() => heard('before')).toBe(true);
+    expect(await terminate('SELECT pg_notify')).toBeGreaterThan(0);
+    expect(await terminate('LISTEN')).toBeGreaterThan(0);
+    await expect.poll(() => heardByA.some((e) => e.type === 'bus.reconnected'), { timeout: 10_000 }).toBe(true);
+    // Events from the other process arrive again, and this one can still publish.
+    await b.publish({ type: 'account.changed', accountId: 'after' });
+    await expect.poll(() => heard('after'), { timeout: 5_000 }).toBe(true);
+    await a.publish({ type: 'transcript.stored', transcriptId: '0123456789abcdef' });
+  });
+});
