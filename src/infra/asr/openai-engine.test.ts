@@ -146,6 +146,16 @@ describe('openai engine', () => {
     await expect(engine.transcribe(wav, {})).rejects.toMatchObject({ code: 'failed', details: { status: 302 } });
   });
 
+  it('refuses JSON that holds no transcription (retryable), and keeps a real empty one (silence)', async () => {
+    const engine = createOpenAiEngine({ url: base });
+    for (const body of ['{}', 'null', '{"text":null,"segments":null,"words":null}', '[]']) {
+      reply = (res) => res.writeHead(200).end(body);
+      await expect(engine.transcribe(wav, {}), body).rejects.toMatchObject({ code: 'failed', retryable: true });
+    }
+    reply = (res) => res.writeHead(200).end('{"text":"","segments":[],"language":"english"}');
+    expect(await engine.transcribe(wav, {})).toMatchObject({ text: '', words: [] });
+  });
+
   it('gives up after timeoutMs, and when aborted', async () => {
     reply = () => undefined; // never answers
     const slow = createOpenAiEngine({ url: base, timeoutMs: 300 });

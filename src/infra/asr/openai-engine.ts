@@ -105,7 +105,11 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
       } catch {
         throw new AsrError('failed', 'speech server answered with something other than JSON', true);
       }
+      // JSON, but not a transcription (`{}`, nulls): a fault of the server, never an empty transcript to sell.
+      const empty = () => new AsrError('failed', 'speech server answered JSON without a transcription (no text, segments or words)', true);
+      if (doc === null || typeof doc !== 'object') throw empty();
       const words = orderWords(readWords(doc));
+      if (typeof doc.text !== 'string' && words.length === 0) throw empty();
       const reported = typeof doc.language === 'string' && doc.language ? languageCode(doc.language) : '';
       return {
         words,
