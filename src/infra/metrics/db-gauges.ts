@@ -17,6 +17,33 @@ const REASON = `CASE
     WHEN ref LIKE 'aisearch:%' THEN 'ai_search'
     ELSE 'other' END`;
 
+/** Longest a scrape waits for the database. */
+const READ_TIMEOUT_MS = 2_000;
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A scrape still answers while the database does not (that is when the
+ * process's own figures matter most): a gauge it could not read is left out,
+ * a counter keeps its last figures, and `podtext_database_up` says 0.
+ */
+function guarded<M extends Gauge | Counter>(metric: M, onFailure: 'leave out' | 'keep'): M {
+  const slot = metric as unknown as { collect: () => Promise<void> };
+  const read = slot.collect.bind(metric);
+  slot.collect = async () => {
+    try {
+      await within(read(), READ_TIMEOUT_MS);
+    } catch {
+      if (onFailure === 'leave out') metric.reset();
+    }
+  };
+  return metric;
+}
+
 /**
  * Metrics read from the database at scrape time, so that every process (API
  * or worker) reports the same queue, whoever claimed what. Only live rows are
@@ -28,6 +55,15 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
   const registers = [registry];
 
   new Gauge({
+    name: 'podtext_database_up',
+    help: '1 when the database answered this scrape within 2 s, else 0 (the gauges read from it are then left out).',
+    registers,
+    async collect() {
+      this.set(await within(db.$queryRaw`SELECT 1`, READ_TIMEOUT_MS).then(() => 1, () => 0));
+    },
+  });
+
+  guarded(new Gauge({
     name: 'podtext_jobs',
     help: 'Jobs not yet done, by state (queued, processing) and lane (standard, fast), across all processes.',
     labelNames: ['state', 'lane'] as const,
@@ -39,9 +75,9 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       for (const state of ['queued', 'processing']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
       for (const r of rows) this.set({ state: r.status, lane: r.fast ? 'fast' : 'standard' }, Number(r.n));
     },
-  });
+  }), 'leave out');
 
-  new Gauge({
+  guarded(new Gauge({
     name: 'podtext_tasks',
     help: 'Transcription tasks waiting or running, by state (queued; running; split: waiting on its chunks; expired: running with a lease that ran out) and lane.',
     labelNames: ['state', 'lane'] as const,
@@ -55,9 +91,9 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       for (const state of ['queued', 'running', 'split', 'expired']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
       for (const r of rows) this.set({ state: r.state, lane: r.lane }, Number(r.n));
     },
-  });
+  }), 'leave out');
 
-  new Gauge({
+  guarded(new Gauge({
     name: 'podtext_chunks',
     help: 'Chunks of split tasks waiting or being transcribed, by state (queued, running) and lane of the engine that runs them.',
     labelNames: ['state', 'lane'] as const,
@@ -69,9 +105,9 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       for (const state of ['queued', 'running']) for (const lane of ['standard', 'fast']) this.set({ state, lane }, 0);
       for (const r of rows) this.set({ state: r.status, lane: r.lane }, Number(r.n));
     },
-  });
+  }), 'leave out');
 
-  new Gauge({
+  guarded(new Gauge({
     name: 'podtext_task_oldest_queued_seconds',
     help: 'Age of the oldest queued transcription task that is due now, by lane, in seconds (0 when none).',
     labelNames: ['lane'] as const,
@@ -84,9 +120,9 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       for (const lane of ['standard', 'fast']) this.set({ lane }, 0);
       for (const r of rows) this.set({ lane: r.lane }, Math.max(0, Number(r.age ?? 0)));
     },
-  });
+  }), 'leave out');
 
-  new Gauge({
+  guarded(new Gauge({
     name: 'podtext_webhook_deliveries_pending',
     help: 'Webhook deliveries waiting for a first or a further attempt, across all processes.',
     registers,
@@ -94,7 +130,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`;
       this.set(Number(rows[0]?.n ?? 0));
     },
-  });
+  }), 'leave out');
 
   // Credits: the ledger is the truth (a charge in a transaction that rolled
   // back never happened). Each scrape adds the entries posted since the last
@@ -102,7 +138,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
   // first scrape began reading: read them from one process, do not sum.
   let lastId: bigint = -1n;
   let reading: Promise<void> | null = null;
-  new Counter({
+  guarded(new Counter({
     name: 'podtext_credits_total',
     help: 'Credits charged and refunded across the deployment, by kind (charge, refund) and reason (unlock, transcription, fast_premium, ai_search, other), read from the ledger.',
     labelNames: ['kind', 'reason'] as const,
@@ -125,7 +161,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       reading ??= read().finally(() => (reading = null));
       await reading;
     },
-  });
+  }), 'keep');
 
   new Gauge({
     name: 'podtext_search_index_shows',

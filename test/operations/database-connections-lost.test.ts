@@ -50,3 +50,37 @@ describe.skipIf(!hasPostgres())('the event bus when PostgreSQL ends its connecti
     await a.publish({ type: 'transcript.stored', transcriptId: '0123456789abcdef' });
   });
 });
+
+describe.skipIf(!hasPostgres())('/metrics while the database refuses connections', () => {
+  it('still answers with the process figures, says podtext_database_up 0, leaves the database gauges out, and recovers', async () => {
+    const db = await freshPostgresDatabase();
+    const { startTestPodtext } = await import('../support/podtext.js');
+    const t = await startTestPodtext({ databaseUrl: db.url, env: { METRICS_TOKEN: 'tok' } });
+    // From the server's default database: a database cannot refuse connections to itself.
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = new URL(db.url).pathname.slice(1);
+    const scrape = async () => {
+      const res = await t.request('/metrics', { headers: { authorization: 'Bearer tok' } });
+      return { status: res.status, text: await res.text() };
+    };
+    try {
+      expect((await scrape()).text).toMatch(/^podtext_database_up 1$/m);
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+      const down = await scrape();
+      expect(down.status).toBe(200);
+      expect(down.text).toMatch(/^podtext_database_up 0$/m);
+      expect(down.text).toMatch(/^process_resident_memory_bytes /m);
+      expect(down.text).not.toMatch(/^podtext_jobs\{/m);
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await expect.poll(async () => (await scrape()).text, { timeout: 15_000 }).toMatch(/^podtext_database_up 1$/m);
+      expect((await scrape()).text).toMatch(/^podtext_jobs\{/m);
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await admin.end();
+      await t.close();
+      await db.drop();
+    }
+  });
+});
