@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import type { MailTransport, OutgoingMail } from '../../infra/mail/mail-transport.js';
+import { type MailTransport, type OutgoingMail, PermanentMailError } from '../../infra/mail/mail-transport.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Tx } from '../transaction.js';
 
@@ -33,11 +33,11 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
   /** Sends one claimed mail; the attempt number fences a writer whose lease ran out. */
   async function deliver(m: Claimed): Promise<boolean> {
     try {
-      await transport.send({ to: m.to_address, subject: m.subject, text: m.text, html: m.html });
+      await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text: m.text, html: m.html });
       await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
       return true;
     } catch (err) {
-      const giveUp = m.attempt >= MAX_ATTEMPTS;
+      const giveUp = m.attempt >= MAX_ATTEMPTS || err instanceof PermanentMailError;
       log.warn({ mailId: m.id, attempt: m.attempt, err: (err as Error).message }, 'mail not sent');
       await db.$executeRaw`
         UPDATE mails SET status = ${giveUp ? 'failed' : 'pending'}, last_error = ${(err as Error).message},

@@ -5,6 +5,8 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../logger.js';
 
 export interface OutgoingMail {
+  /** The outbox row's id: every attempt at one mail carries the same Message-ID, so a receiver can drop a repeat. */
+  id?: string;
   to: string;
   subject: string;
   text: string;
@@ -17,16 +19,50 @@ export interface MailTransport {
   close(): void;
 }
 
+/** How long SMTP may take, in ms: each well under the outbox's 120 s lease, so no second sender takes a mail still being sent. */
+export interface SmtpTimeouts {
+  connect: number;
+  greeting: number;
+  /** Silence on an open connection. */
+  socket: number;
+  /** One whole send, however the server trickles. */
+  total: number;
+}
+
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connect: 10_000, greeting: 10_000, socket: 30_000, total: 90_000 };
+
+/** An SMTP refusal no retry mends (5xx: no such mailbox, relaying denied…). */
+export class PermanentMailError extends Error {}
+
+function messageId(id: string | undefined, from: string): string | undefined {
+  if (!id) return undefined;
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'podtext.invalid';
+  return `<${id}@${domain}>`;
+}
+
 /**
  * SMTP when `smtpUrl` is set; otherwise each mail becomes one RFC 5322 `.eml`
  * file in `outboxDir`, so a local user can still read their links.
  */
-export function createMailTransport(options: { smtpUrl?: string; from: string; outboxDir: string; log?: Logger }): MailTransport {
+export function createMailTransport(options: { smtpUrl?: string; from: string; outboxDir: string; log?: Logger; timeouts?: SmtpTimeouts }): MailTransport {
   if (options.smtpUrl) {
-    const transporter = nodemailer.createTransport(options.smtpUrl);
+    const t = options.timeouts ?? SMTP_TIMEOUTS;
+    const transporter = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: t.connect, greetingTimeout: t.greeting, socketTimeout: t.socket });
     return {
       async send(mail) {
-        await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the SMTP server took over ${t.total} ms`)), t.total)));
+        const sending = transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from) });
+        sending.catch(() => undefined);
+        try {
+          await Promise.race([sending, late]);
+        } catch (err) {
+          const code = (err as { responseCode?: unknown }).responseCode;
+          if (typeof code === 'number' && code >= 500 && code < 600) throw new PermanentMailError((err as Error).message);
+          throw err;
+        } finally {
+          clearTimeout(timer);
+        }
       },
       close: () => transporter.close(),
     };
@@ -34,13 +70,13 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined });
+      const info = await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from) });
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       const file = path.join(options.outboxDir, name);
       await writeFile(file, info.message as Buffer);
-      // Without SMTP this log line is how a local user finds their link.
-      const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+      // Without SMTP this log line is how a local user finds their link (without the sentence's closing stop).
+      const link = /https?:\/\/\S+/.exec(mail.text)?.[0]?.replace(/[.,;:!?)]+$/, '');
       options.log?.info({ to: mail.to, file, link }, `mail written to ${file}`);
     },
     close: () => transporter.close(),
