@@ -124,6 +124,9 @@ describe('AI Search charges', () => {
       [{ transcript_id: ep.transcriptId }, 'topic:'],
       // Nothing a transcript's words could match: refused, not charged.
       [{ transcript_id: ep.transcriptId, topic: '🎙🎙 ?!' }, 'topic: has no letters or digits'],
+      // Only function words: nothing to find, so no answer saying it "does not occur" for a credit.
+      [{ transcript_id: ep.transcriptId, topic: 'the' }, 'topic: has only words too common'],
+      [{ transcript_id: ep.transcriptId, topic: 'what about the' }, 'topic: has only words too common'],
     ];
     for (const [body, prefix] of cases) {
       const res = await query(a.key, body);

@@ -17,6 +17,7 @@ import { searchTopic } from './search-topic.js';
 import { transcriptText, type FindResult, type SearchableTranscript } from './searchable-transcript.js';
 import { toSearchable } from './stored-document.js';
 import type { TopicFinder } from './topic-finder.js';
+import { namesSomething } from './topic-query.js';
 
 /** Longest topic, in characters after trimming (spec section 8). */
 export const MAX_TOPIC_CHARS = 200;
@@ -73,6 +74,7 @@ function checkTopic(raw: unknown): string {
   if (length > MAX_TOPIC_CHARS) throw invalid('topic', `must be at most ${MAX_TOPIC_CHARS} characters (got ${length})`);
   // Refused before the charge: nothing in a transcript's words could match it.
   if (!/[\p{L}\p{N}]/u.test(topic)) throw invalid('topic', 'has no letters or digits to search for');
+  if (!namesSomething(topic)) throw invalid('topic', 'has only words too common to search for ("the", "and"…): name what to find');
   return topic;
 }
 

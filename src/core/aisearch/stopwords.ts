@@ -34,6 +34,9 @@ export const QUERY_FILLERS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
+/** The fillers that are things, not ways of asking: searched for themselves when a topic holds nothing else ("podcast"). */
+export const FILLER_NOUNS: ReadonlySet<string> = new Set('part parts bit bits section segment episode episodes podcast topic topics subject'.split(' '));
+
 /** Titles and honorifics: part of a name, but too common to decide a match on their own. */
 export const TITLE_WORDS: ReadonlySet<string> = new Set(
   'mr mrs ms miss sir lady lord dame colonel captain major general professor prof dr saint st rev reverend madam madame'

@@ -36,6 +36,14 @@ describe('createTopicFinder', () => {
     expect(r.summary).toContain('1 mention of "weather" at 00:20');
   });
 
+  it('searches words people usually put around a topic ("podcast", "episode") when they are all that was asked', () => {
+    const show: SearchableTranscript = { ...doc, segments: [...doc.segments, seg(90, 'Thanks for listening to the podcast, see you next episode.', 'Dana')] };
+    expect(finder.find(show, 'podcast').mentions.map((m) => m.timestampSeconds)).toEqual([90]);
+    expect(finder.find(show, 'episode').found).toBe(true);
+    // Around a real topic they stay fillers.
+    expect(finder.find(show, 'the podcast episode about the weather').mentions[0]!.timestampSeconds).toBe(20);
+  });
+
   it('matches plurals and inflections through stems', () => {
     const r = finder.find(doc, 'buses');
     expect(r.found).toBe(true);

@@ -1,5 +1,5 @@
 import type { RelatedTerms } from './related-terms.js';
-import { QUERY_FILLERS, STOPWORDS, TITLE_WORDS } from './stopwords.js';
+import { FILLER_NOUNS, QUERY_FILLERS, STOPWORDS, TITLE_WORDS } from './stopwords.js';
 import { tokenize } from './text-tokens.js';
 import { MIN_NAME_LENGTH } from './name-variants.js';
 import { inflectedForms } from './word-forms.js';
@@ -52,6 +52,11 @@ export interface ParsedTopic {
   adjacent: [number, number][];
 }
 
+/** Whether a topic names anything a transcript's words could match: more than function words ("the", "and"). */
+export function namesSomething(topic: string): boolean {
+  return tokenize(topic).some((t) => !STOPWORDS.has(t.norm) && t.norm.length > 1);
+}
+
 /**
  * Turns a topic into concepts. Quoted phrases become required phrases;
  * stopwords and filler ("talk about", "mention of") are dropped; adjacent
@@ -86,9 +91,10 @@ export function parseTopic(topic: string, related: RelatedTerms, stem: (norm: st
   const unquoted = topic.replace(quoted, ' | ');
   const rest = tokenize(unquoted).map((t) => ({ norm: t.norm, capital: /^\p{Lu}/u.test(unquoted.slice(t.start, t.end)) }));
   // Keep positions so adjacency survives the removal of stopwords only where nothing was removed.
-  const content = rest
-    .map(({ norm, capital }, i) => ({ w: norm, capital, i }))
-    .filter(({ w }) => !STOPWORDS.has(w) && !QUERY_FILLERS.has(w) && w.length > 1);
+  const words = rest.map(({ norm, capital }, i) => ({ w: norm, capital, i })).filter(({ w }) => !STOPWORDS.has(w) && w.length > 1);
+  let content = words.filter(({ w }) => !QUERY_FILLERS.has(w));
+  // Nothing but fillers: the things among them ("podcast", "episode") are what is asked for.
+  if (content.length === 0 && concepts.length === 0) content = words.filter(({ w }) => FILLER_NOUNS.has(w));
   const nameLike = (x: { w: string; capital: boolean }): boolean =>
     /^[a-z]+$/.test(x.w) && !TITLE_WORDS.has(x.w) && !related.isCommonWord(x.w) && (x.capital || !related.isKnown(x.w));
 
