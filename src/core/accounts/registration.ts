@@ -21,9 +21,9 @@ export const TOKEN_LIFETIME_HOURS = 24;
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
-/** Lower-cased, trimmed address, or `invalid_request` naming `email`. */
+/** Lower-cased, trimmed address without a root-domain dot (`a@example.com.` is `a@example.com`), or `invalid_request` naming `email`. */
 export function normaliseEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
+  const email = raw.trim().toLowerCase().replace(/\.+$/, '');
   if (email.length > 254 || !EMAIL.test(email)) throw invalid('email', 'not a valid email address');
   return email;
 }

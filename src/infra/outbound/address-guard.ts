@@ -5,7 +5,7 @@ import { OutboundError } from './outbound-error.js';
  * True when Podtext must not connect to `ip`: anything ipaddr.js does not
  * classify as plain 'unicast' — loopback, RFC 1918, link-local (cloud
  * metadata), CGNAT, benchmarking, reserved, multicast, unspecified,
- * IPv4-mapped IPv6, NAT64, 6to4, Teredo, unique-local. A string that is not
+ * IPv4-mapped and IPv4-compatible IPv6, NAT64, 6to4, Teredo, unique-local. A string that is not
  * an address at all is blocked too.
  *
  * @example isBlockedAddress('169.254.169.254') // true
@@ -13,7 +13,10 @@ import { OutboundError } from './outbound-error.js';
 export function isBlockedAddress(ip: string): boolean {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(bare)) return true;
-  return ipaddr.parse(bare).range() !== 'unicast';
+  const parsed = ipaddr.parse(bare);
+  // IPv4-compatible IPv6 (::/96, deprecated): 'unicast' to ipaddr.js, yet tunnels carry it to the IPv4 address inside.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return true;
+  return parsed.range() !== 'unicast';
 }
 
 /** A host and port as the WHATWG URL parser normalises them (IPv6 in brackets). */

@@ -33,7 +33,7 @@ export function createGuardedLookup(resolve: Resolver, guard: boolean): LookupFu
         const blocked = guard ? addresses.find((address) => isBlockedAddress(address)) : undefined;
         if (blocked !== undefined) {
           callback(
-            new OutboundError('blocked_address', `${hostname} resolves to ${blocked}, which is not a public address`, {
+            new OutboundError('blocked_address', `${hostname} does not resolve to a public address`, {
               address: blocked,
             }) as unknown as NodeJS.ErrnoException,
             '',
