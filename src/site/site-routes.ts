@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../core/accounts/actor.js';
+import { START_MESSAGE } from '../core/accounts/registration.js';
 import { DomainError, errorStatus } from '../core/errors.js';
 import type { JobView } from '../core/jobs/job-view.js';
 import type { RestEnv } from '../rest/env.js';
@@ -48,6 +49,13 @@ function localPath(next: unknown, fallback: string): string {
     return fallback;
   }
 }
+
+/** A refusal's message for a page: the API's names the field (`q: …`), which a form's reader does not need. */
+function pageMessage(err: DomainError): string {
+  return err.message.replace(/^[a-z_.0-9]+: /, '');
+}
+
+const statusOf = (err: DomainError) => errorStatus[err.code] as ContentfulStatusCode;
 
 function toSignIn(c: C) {
   return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
@@ -104,7 +112,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const { discovery } = c.get('services');
     const q = (c.req.query('q') ?? '').trim();
     let results = null;
-    let searchError: string | null = null;
+    let searchError: DomainError | null = null;
     if (q) {
       try {
         results = await discovery.search(actor, q);
@@ -112,30 +120,38 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         if (/^https?:\/\//i.test(q) && results.shows.length === 1) return c.redirect(`/shows/${String(results.shows[0]!.id)}`, 303);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        searchError = err.message;
+        searchError = err;
       }
     }
     const [charts, trending] = q ? [null, null] : await Promise.all([orNull(discovery.charts()), orNull(discovery.trending({ max: 12 }))]);
+    const registered = c.req.query('registered') !== undefined ? START_MESSAGE : null;
     // Only visitors see the register form, so only they get a form cookie.
-    return c.html(homePage({ q, results, searchError, charts, trending, registered: null, formCsrf: actor ? '' : formToken(c) }, chrome(c, actor)));
+    const page = homePage({ q, results, searchError: searchError && pageMessage(searchError), charts, trending, registered, formCsrf: actor ? '' : formToken(c) }, chrome(c, actor));
+    return c.html(page, searchError ? statusOf(searchError) : 200);
   });
 
   app.post('/register', requireFormToken, async (c) => {
     const form = await c.req.parseBody();
     const actor = await siteActor(c);
-    let message: string;
+    const fromSignin = form.from === 'signin';
     try {
-      message = (await c.get('services').registration.start(String(form.email ?? ''))).message;
+      await c.get('services').registration.start(String(form.email ?? ''));
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      message = err.message;
+      const formCsrf = formToken(c);
+      const message = pageMessage(err);
+      if (fromSignin) return c.html(signinPage({ sent: message, formCsrf }, chrome(c, actor)), statusOf(err));
+      return c.html(homePage({ q: '', results: null, searchError: null, charts: null, trending: null, registered: message, formCsrf }, chrome(c, actor)), statusOf(err));
     }
-    const formCsrf = formToken(c);
-    if (form.from === 'signin') return c.html(signinPage({ sent: message, formCsrf }, chrome(c, actor)));
-    return c.html(homePage({ q: '', results: null, searchError: null, charts: null, trending: null, registered: message, formCsrf }, chrome(c, actor)));
+    // Sent: a page of its own, so a reload does not register (and mail) again.
+    return c.redirect(fromSignin ? '/signin?sent' : '/?registered', 303);
   });
+  app.get('/register', (c) => c.redirect('/', 303));
 
-  app.get('/signin', async (c) => c.html(signinPage({ next: localPath(c.req.query('next'), '/account'), formCsrf: formToken(c) }, chrome(c, await siteActor(c)))));
+  app.get('/signin', async (c) => {
+    const sent = c.req.query('sent') !== undefined ? START_MESSAGE : null;
+    return c.html(signinPage({ next: localPath(c.req.query('next'), '/account'), sent, formCsrf: formToken(c) }, chrome(c, await siteActor(c))));
+  });
   app.post('/signin', requireFormToken, async (c) => {
     const form = await c.req.parseBody();
     const next = localPath(form.next, '/account');

@@ -227,6 +227,19 @@ describe('forms posted from another site', () => {
       expect(page).toContain('name="next" value="/account"');
     });
 
+    it('a refused registration or search says why with its status, in words for people (no field names)', async () => {
+      const { csrf, cookie } = await formPair();
+      const bad = await post('/register', { email: 'not-an-address', csrf }, { cookie, origin: site });
+      expect(bad.status).toBe(400);
+      const page = await bad.text();
+      expect(page).toContain('not a valid email address');
+      expect(page).not.toContain('email: not a valid');
+      const search = await fetch(`${site}/?q=${encodeURIComponent('https://open.spotify.com/show/abc')}`);
+      expect(search.status).toBe(400);
+      expect(await search.text()).not.toMatch(/>\s*q: /);
+      expect((await fetch(`${site}/register`, { redirect: 'manual' })).status).toBe(303);
+    });
+
     it('refuses /confirm and /register from another site, and without the form token', async () => {
       const token = await confirmToken('eve@example.com');
       const { csrf, cookie } = await formPair();

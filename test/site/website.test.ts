@@ -87,6 +87,11 @@ describe('the website in Chromium', () => {
     await page.click('#register button');
     await expect.poll(() => page.textContent('#register-result')).toContain('Check your inbox');
     const mail = await smtp.next('web@example.com');
+    // The answer is a page of its own: reloading it registers (and mails) nothing again.
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.reload();
+    expect(await page.textContent('#register-result')).toContain('Check your inbox');
+    await expect(smtp.next('web@example.com', 1500)).rejects.toThrow();
     const link = new URL(/https?:\/\/\S+confirm\?token=[A-Za-z0-9_-]+/.exec(mail.text ?? '')![0]);
     // The mailed link names the configured site; open the same path on this server.
     await page.goto(`${link.pathname}${link.search}`);
