@@ -324,6 +324,38 @@ describe('the website in Chromium', () => {
     expect(me).toEqual({ data: { me: { credits: 7 } } });
   });
 
+  it('fits a 375 px screen without sideways scrolling, long unbroken titles included', async () => {
+    const a = await t.account({ credits: 2 });
+    const long = await addEpisode(t, { doc: sampleDoc(), title: `Episode${'x'.repeat(300)}` });
+    await t.podtext.services.db.show.update({ where: { id: long.feedId }, data: { title: `Show${'y'.repeat(300)}` } });
+    const { page } = await signedIn(a.key);
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of ['/', '/signin', '/account', `/shows/${long.feedId}`, `/t/${sampleEpisode.transcriptId}`]) {
+      await page.goto(path);
+      const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect({ path, scroll }).toEqual({ path, scroll: width });
+    }
+  });
+
+  it('copying paragraphs of a transcript gives each once, speaker and text apart', async () => {
+    const { page } = await visitor();
+    await page.goto(`/t/${sampleEpisode.transcriptId}`);
+    const copied = await page.evaluate(() => {
+      const paragraphs = document.querySelectorAll('#transcript p');
+      const range = document.createRange();
+      range.setStartBefore(paragraphs[0]!);
+      range.setEndAfter(paragraphs[Math.min(2, paragraphs.length - 1)]!);
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      return selection.toString();
+    });
+    const firstWords = (await page.locator('#transcript p .sr-only').first().textContent())!.replace(/^[^:]*: /, '').split(' ').slice(0, 6).join(' ');
+    expect(copied.split(firstWords).length - 1).toBe(1);
+    // A speaker label is set off from the words (it read "SPEAKER 1This").
+    expect(copied).not.toMatch(/\S[A-Z][a-z]/);
+  });
+
   it("no page needed anything its Content-Security-Policy refuses", () => {
     expect(refusedByPolicy).toEqual([]);
   });

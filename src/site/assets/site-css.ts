@@ -17,7 +17,7 @@ header.top a:hover{text-decoration:underline}
 header.top .brand{font-weight:700;font-size:1.15rem;margin-right:auto}
 header.top form{margin:0}
 header.top button{background:none;border:1px solid #fff6;color:#fff;padding:.25rem .7rem;border-radius:4px;font:inherit;cursor:pointer}
-main{max-width:64rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+main{max-width:64rem;margin:0 auto;padding:1.5rem 1rem 3rem;overflow-wrap:anywhere}
 footer{max-width:64rem;margin:0 auto;padding:1rem;color:var(--muted);font-size:.9rem;border-top:1px solid var(--line)}
 h1{font-size:1.9rem;line-height:1.2;margin:.2rem 0 1rem}
 h2{font-size:1.3rem;margin:2rem 0 .7rem}
@@ -31,15 +31,15 @@ h2{font-size:1.3rem;margin:2rem 0 .7rem}
 table{border-collapse:collapse;width:100%;background:var(--card)}
 td,th{border-bottom:1px solid var(--line);padding:.45rem .6rem;text-align:left;vertical-align:top}
 th{font-weight:600;background:#f1f2f7}
-input,select,textarea{font:inherit;padding:.45rem .6rem;border:1px solid #8a90a0;border-radius:5px;background:#fff;color:var(--ink)}
+input,select,textarea{max-width:100%;font:inherit;padding:.45rem .6rem;border:1px solid #8a90a0;border-radius:5px;background:#fff;color:var(--ink)}
 button,.button{font:inherit;padding:.45rem 1rem;border-radius:5px;border:1px solid var(--brand);background:var(--brand);color:var(--brand-ink);cursor:pointer;text-decoration:none;display:inline-block}
 button.quiet,.button.quiet{background:var(--card);color:var(--brand)}
 form.inline{display:inline}
 .row{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}
 .row.spaced{margin-top:.8rem}
 .row.show-head{align-items:flex-start;gap:1.4rem}
-.show-facts{flex:1;min-width:16rem}
-.search input[type=search]{flex:1;min-width:16rem}
+.show-facts{flex:1;min-width:min(16rem,100%)}
+.search input[type=search]{flex:1;min-width:min(16rem,100%)}
 .status{font-weight:600}
 .status.ready,.status.done{color:var(--ok)}
 .status.processing,.status.queued,.status.running{color:var(--warn)}
@@ -47,7 +47,7 @@ form.inline{display:inline}
 .error-box{border-left:4px solid #b00020;background:#fdecee;padding:.7rem 1rem;border-radius:4px}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;background:#eef0f5;padding:.1rem .35rem;border-radius:4px}
 .key{font-size:1.05rem;word-break:break-all;display:block;padding:.7rem;margin:.5rem 0}
-.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.sr-only{user-select:none;position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .player{position:sticky;top:0;background:var(--bg);padding:.6rem 0;z-index:2;border-bottom:1px solid var(--line)}
 .player audio{width:100%}
 .turn{display:grid;grid-template-columns:5.5rem 1fr;gap:.2rem 1rem;margin:0 0 1rem}
@@ -61,7 +61,9 @@ del.cut{color:#595959}
 .w[aria-current]{background:var(--hl)}
 .w.hit{background:var(--hit)}
 .w.hit[aria-current]{background:var(--hl)}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.3rem 1rem}
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}
+/* Narrow screens: a wide table scrolls within itself, never the page. */
+@media (max-width:48rem){table{display:block;overflow-x:auto}.turn{grid-template-columns:4.5rem minmax(0,1fr)}}
 `;

@@ -51,7 +51,7 @@ ${turns(doc.segments).map((t) => {
   const who = t[0]!.speaker;
   const text = t.map((s) => s.text).join(' ');
   return html`<div class="turn"><button type="button" class="when needs-js" data-start="${start}" aria-label="Play from ${clock(start)}${who ? `, ${who}` : ''}">${clock(start)}</button><span class="at no-js">${clock(start)}</span>
-<p><span class="sr-only">${who ? `${who}: ` : ''}${text}</span><span aria-hidden="true">${who ? html`<span class="who">${who}</span>` : ''}${t.map((s) =>
+<p><span class="sr-only">${who ? `${who}: ` : ''}${text}</span><span aria-hidden="true">${who ? html`<span class="who">${who}:</span> ` : ''}${t.map((s) =>
     s.words.map((w) =>
       // A word cut out of the audio served now: shown struck through, with nothing to seek to.
       w.removed ? html`<del class="cut" title="Cut from the audio served now">${w.w}</del> ` : html`<span class="w" tabindex="-1" data-start="${w.s}">${w.w}</span> `,
