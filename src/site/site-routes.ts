@@ -184,8 +184,9 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/shows/:feedId', async (c) => {
     const actor = await siteActor(c);
     try {
-      const list = await c.get('services').discovery.episodes(actor, c.req.param('feedId'), { max: 100 });
-      return c.html(showPage(list, chrome(c, actor)));
+      const after = c.req.query('after') || null;
+      const list = await c.get('services').discovery.episodes(actor, c.req.param('feedId'), { max: 100, after: after ?? undefined });
+      return c.html(showPage(list, chrome(c, actor), { after }));
     } catch (err) {
       return failedPage(c, err);
     }

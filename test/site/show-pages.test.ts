@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+describe('a show page of a long feed', () => {
+  let t: TestPodtext;
+  const feedId = 4_242_000n;
+  beforeAll(async () => {
+    t = await startTestPodtext();
+    const { db } = t.podtext.services;
+    await db.show.create({ data: { id: feedId, title: 'Long Runner', author: 'Tester', searchName: 'long runner', searchCompact: 'longrunner', website: 'https://long.example/' } });
+    await db.episode.createMany({
+      data: Array.from({ length: 150 }, (_, i) => ({
+        transcriptId: transcriptIdFor(`long-${i}`),
+        showId: feedId,
+        guid: `long-${i}`,
+        title: `Episode number ${i}`,
+        durationSeconds: 600,
+        publishedAt: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000),
+      })),
+    });
+  });
+  afterAll(() => t?.close());
+
+  const titles = (page: string) => [...page.matchAll(/>Episode number (\d+)</g)].map((m) => Number(m[1]));
+
+  it('pages through every episode, newest first, 100 at a time', async () => {
+    const first = await (await t.request(`/shows/${feedId}`)).text();
+    expect(titles(first)).toEqual(Array.from({ length: 100 }, (_, i) => 149 - i));
+    const older = /href="([^"]+)" rel="next">Older episodes</.exec(first)![1]!.replace(/&amp;/g, '&');
+    const second = await (await t.request(older)).text();
+    expect(titles(second)).toEqual(Array.from({ length: 50 }, (_, i) => 49 - i));
+    expect(second).not.toContain('Older episodes');
+    expect(second).toContain(`<a href="/shows/${feedId}">Newest episodes</a>`);
+    // The show's website is a link.
+    expect(first).toContain('<a href="https://long.example/"');
+  });
+
+  it('a cursor from elsewhere is a not-found page, not an error', async () => {
+    const res = await t.request(`/shows/${feedId}?after=0123456789abcdef`);
+    expect(res.status).toBe(404);
+  });
+});
