@@ -3,6 +3,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../core/accounts/actor.js';
 import { START_MESSAGE } from '../core/accounts/registration.js';
+import { isTranscriptFormat } from '../core/transcripts/formats/render-transcript.js';
+import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { DomainError, errorStatus } from '../core/errors.js';
 import type { JobView } from '../core/jobs/job-view.js';
 import type { RestEnv } from '../rest/env.js';
@@ -16,14 +18,14 @@ import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
-import { episodePage } from './pages/episode-page.js';
+import { DOWNLOADS, episodePage } from './pages/episode-page.js';
 import { pageHeaders } from './page-headers.js';
 import { errorPage } from './pages/error-page.js';
 import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
-import { admitAction, csrfToken, requireCsrf, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { admitAction, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
 
 type C = Context<RestEnv>;
 
@@ -212,6 +214,23 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       }
       const flash = c.req.query('done') === 'unlocked' ? 'Unlocked: the transcript is yours, here and through the API.' : null;
       return c.html(episodePage({ ...info, doc, locked, quote, flash }, chrome(c, actor)));
+    } catch (err) {
+      return failedPage(c, err);
+    }
+  });
+
+  // The API's read, for a signed-in browser (or anyone, for the public sample): counted and stamped like GET /transcripts/{id}.
+  app.get('/t/:id/download/:format', async (c) => {
+    const id = c.req.param('id');
+    const format = c.req.param('format');
+    try {
+      if (!DOWNLOADS.some(([f]) => f === format) || !isTranscriptFormat(format)) throw new DomainError('not_found', `There is no ${format} download.`);
+      const token = sessionToken(c);
+      const admission = await c.get('services').door.admit({ operation: 'getTranscript', input: { transcriptId: id } }, token ? { session: token } : {});
+      stampRateLimit(c, admission.headers);
+      if (admission.error) throw admission.error;
+      const out = await c.get('services').transcripts.read(admission.actor, id, format, { timestamps: format === 'json', words: false });
+      return c.body(out.body, 200, { 'content-type': out.contentType, 'content-disposition': `attachment; filename="${id}.${format}"` });
     } catch (err) {
       return failedPage(c, err);
     }

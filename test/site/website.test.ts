@@ -141,6 +141,31 @@ describe('the website in Chromium', () => {
     expect((await t.request(new URL(show.url).pathname)).status).toBe(200);
   });
 
+  it("an unlocked transcript downloads in the API's formats, each counted as one request; a locked one does not", async () => {
+    const a = await t.account({ credits: 5 });
+    const ep = await addEpisode(t, { doc: sampleDoc() });
+    const locked = await addEpisode(t, { doc: sampleDoc() });
+    await t.api('POST', '/unlock', { key: a.key, body: { transcript: ep.transcriptId } });
+    const requestsToday = async () => ((await (await t.api('GET', '/usage', { key: a.key })).json()) as { requests_today: number }).requests_today;
+    const { page } = await signedIn(a.key);
+    await page.goto(`/t/${ep.transcriptId}`);
+    const before = await requestsToday();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('nav.downloads >> text=SRT')]);
+    expect(download.suggestedFilename()).toBe(`${ep.transcriptId}.srt`);
+    const srt = await (await fetch(`${site}/t/${ep.transcriptId}/download/srt`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).text();
+    const api = await (await t.api('GET', `/transcripts/${ep.transcriptId}?format=srt`, { key: a.key })).text();
+    expect(srt).toBe(api);
+    expect(srt).toMatch(/^1\r?\n00:00:0/);
+    // The browser's download, the fetch and the API's read (three requests, as on the API), and this /usage.
+    expect(await requestsToday()).toBe(before + 4);
+    const refused = await page.goto(`/t/${locked.transcriptId}/download/txt`);
+    expect(refused!.status()).toBe(402);
+    // The public sample downloads without signing in.
+    const sample = await fetch(`${site}/t/${sampleEpisode.transcriptId}/download/txt`);
+    expect(sample.status).toBe(200);
+    expect(sample.headers.get('content-disposition')).toBe(`attachment; filename="${sampleEpisode.transcriptId}.txt"`);
+  });
+
   it('a browser unlock counts one request against the daily allowance the API shares; a spent allowance refuses it and spends nothing', async () => {
     const a = await t.account({ credits: 5 });
     const first = await addEpisode(t, { doc: sampleDoc() });

@@ -75,6 +75,14 @@ ${q && !q.sufficient ? html`<p class="error-box">Your balance does not cover thi
 }
 
 /** `/t/{transcript_id}`: player and transcript, or how to unlock or transcribe it. */
+/** The formats a reader can download, as the API serves them (JSON with timed segments). */
+export const DOWNLOADS: readonly (readonly [string, string])[] = [
+  ['txt', 'Text'],
+  ['srt', 'SRT'],
+  ['vtt', 'WebVTT'],
+  ['json', 'JSON'],
+];
+
 export function episodePage(d: EpisodePageData, chrome: PageChrome) {
   return layout(
     `${d.title} · ${d.showTitle} · Podtext`,
@@ -83,7 +91,8 @@ export function episodePage(d: EpisodePageData, chrome: PageChrome) {
 ${d.flash ? html`<p class="notice" role="status" id="flash">${d.flash}</p>` : ''}
 <div class="player">${d.audioUrl ? html`<audio id="player" controls preload="metadata" src="${d.audioUrl}" aria-label="Episode audio"></audio>` : html`<p id="no-audio">No audio address for this episode.</p>`}</div>
 ${d.doc
-  ? transcriptView(d.doc)
+  ? html`<nav aria-label="Download the transcript" class="row downloads">Download: ${DOWNLOADS.map(([format, label]) => html`<a href="/t/${d.transcriptId}/download/${format}" download>${label}</a>`)}</nav>
+${transcriptView(d.doc)}`
   : d.locked
     ? html`<section class="card" id="locked" aria-labelledby="locked-h"><h2 id="locked-h">Unlock this transcript</h2>
 <p>Unlocking costs <strong>${prices.unlock} credit</strong>, once; then it is yours here and through the API in every format.</p>
