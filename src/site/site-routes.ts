@@ -20,6 +20,7 @@ import { accountPage } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
 import { DOWNLOADS, episodePage } from './pages/episode-page.js';
 import { pageHeaders } from './page-headers.js';
+import { billingSuccessPage } from './pages/billing-page.js';
 import { errorPage } from './pages/error-page.js';
 import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
@@ -233,6 +234,18 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       return c.body(out.body, 200, { 'content-type': out.contentType, 'content-disposition': `attachment; filename="${id}.${format}"` });
     } catch (err) {
       return failedPage(c, err);
+    }
+  });
+
+  // Where Stripe's Checkout returns the buyer: syncs the account from Stripe once, idempotently with the webhook.
+  app.get('/billing/success', async (c) => {
+    const actor = await siteActor(c);
+    try {
+      const r = await c.get('services').billing.completeCheckout(c.req.query('session_id') ?? '');
+      return c.html(billingSuccessPage(r, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`), statusOf(err));
     }
   });
 

@@ -103,7 +103,15 @@ describe('checkout', () => {
     for (const r of await bed.stripe.sendAll(done.events)) expect(r.status).toBe(200);
     expect((await me(a.key)).credits).toBe(493);
     expect(await cycleEntries(a.accountId)).toHaveLength(1);
-    expect((await bed.t.request('/billing/success?session_id=nope')).status).toBe(400);
+    const refused = await bed.t.request('/billing/success?session_id=nope');
+    expect(refused.status).toBe(400);
+    // Pages of the site: its navigation and main landmark, and a way on from a refusal.
+    expect(html).toContain('<main id="main"');
+    expect(html).toContain('<title>Welcome to Podtext Pro · Podtext</title>');
+    const refusal = await refused.text();
+    expect(refusal).toContain('<main id="main"');
+    expect(refusal).toContain('href="/"');
+    expect(refusal).not.toContain('session_id:');
   });
 });
 
