@@ -79,6 +79,13 @@ describe('a transcription request, end to end', () => {
     expect(d!.headers['x-service-job']).toBe(jobId);
     expect(verifySignature({ header: d!.headers['x-service-signature']!, rawBody: d!.raw_body, secrets: [secret] })).toMatchObject({ ok: true });
     expect(verifySignature({ header: d!.headers['x-service-signature']!, rawBody: d!.raw_body, secrets: ['whsec_someone-else'] }).ok).toBe(false);
+    // The owner reads the delivery's fate on the job; another account sees no such job.
+    const webhookOf = async (key: string) =>
+      (await t.gql<{ job: { webhook: { state: string; attempts: { status: number | null; error: string | null }[] } | null } }>(
+        'query($id: String!) { job(id: $id) { webhook { state attempts { status error } nextAttemptAt } } }', { id: jobId }, key)).body;
+    await expect.poll(async () => (await webhookOf(a.key)).data?.job.webhook?.state, { timeout: 10_000 }).toBe('delivered');
+    expect((await webhookOf(a.key)).data?.job.webhook?.attempts).toEqual([{ status: 200, error: null }]);
+    expect((await webhookOf((await t.account()).key)).errors?.[0]?.extensions?.code).toBe('not_found');
 
     const mail = await smtp.next(a.email, 30_000);
     expect(mail.subject).toBe('Your Podtext transcripts are ready');

@@ -2,6 +2,7 @@ import type { WebhookAttemptView, WebhookDeliveryView } from '../../core/webhook
 import type { InboxDelivery } from '../../core/webhooks/test-inbox.js';
 import { inboxShape } from '../../wire/webhook-shapes.js';
 import { builder } from '../builder.js';
+import { JobRef } from './job.js';
 import { operation } from '../operation-field.js';
 import { requireActor } from '../require-actor.js';
 import { shapeType } from '../shape-type.js';
@@ -86,3 +87,13 @@ builder.mutationFields((t) => ({
     resolve: (_r, _a, ctx) => ctx.services.webhooks.createInbox(requireActor(ctx)),
   }),
 }));
+
+builder.objectField(JobRef, 'webhook', (t) =>
+  t.field({
+    type: WebhookDeliveryRef,
+    nullable: true,
+    description:
+      'The job.done webhook: each attempt with the receiver\'s status or the error, and when the next is due; null when the job has no webhook_url. A delivery that spent its retries stays here as failed.',
+    resolve: (job, _a, ctx) => ctx.services.webhooks.webhookDelivery(job.id),
+  }),
+);
