@@ -130,6 +130,14 @@ describe('LLM re-ranking', () => {
     expect(result.mentions[0].timestampSeconds).toBe(20);
   });
 
+  it('times a short quote at its own candidate, never at an earlier place with the same words', async () => {
+    reply = { status: 200, content: JSON.stringify({ mentions: [{ id: 2, quote: 'the' }], summary: 's' }) };
+    const reranker = createLlmReranker({ url: baseUrl, model: 'local-model', post });
+    const result = await searchTopic(doc, 'cars', { finder, reranker });
+    // "the" occurs first at 0 s ("about the street"); the candidate it was quoted from is at 20 s.
+    expect(result.mentions.map((m) => [m.quote, m.timestampSeconds])).toEqual([['the', 20]]);
+  });
+
   it('falls back to the offline result when the model times out', async () => {
     reply = { status: 200, content: '{"mentions": [], "summary": "late"}', delayMs: 1500 };
     const reranker = createLlmReranker({ url: baseUrl, model: 'local-model', timeoutMs: 200, post });

@@ -103,6 +103,16 @@ function parseAnswer(content: string): ModelAnswer | null {
   return { mentions, summary: typeof summary === 'string' && summary.trim() ? summary.trim() : null };
 }
 
+/** Where `quote` occurs in `text` closest to `target`, within `drift` characters; -1 when nowhere there. */
+function nearestOccurrence(text: string, quote: string, target: number, drift: number): number {
+  let best = -1;
+  for (let at = text.indexOf(quote, Math.max(0, target - drift)); at >= 0 && at <= target + drift; at = text.indexOf(quote, at + 1)) {
+    if (best < 0 || Math.abs(at - target) < Math.abs(best - target)) best = at;
+    if (at >= target) break;
+  }
+  return best;
+}
+
 /**
  * Re-ranks the offline engine's candidates with a chat model through an
  * OpenAI-compatible `/v1/chat/completions` endpoint. The model only chooses
@@ -162,9 +172,13 @@ export function createLlmReranker(options: LlmRerankerOptions): LlmReranker {
         const candidate = byId.get(m.id);
         if (!candidate) continue;
         const quote = m.quote ?? candidate.quote;
-        const from = Math.max(0, candidate.offset - candidate.context.length);
-        const offset = transcriptText.indexOf(quote, from);
-        if (offset < 0 || Math.abs(offset - candidate.offset) > MAX_QUOTE_DRIFT) continue;
+        // Timed where a candidate shown holds it (the one named, else another the model mixed up), nearest that
+        // candidate: searched from anywhere else, a short quote ("the") would take the time of another place.
+        const holds = (c: TopicCandidate) => c.quote.includes(quote) || c.context.includes(quote);
+        const owner = holds(candidate) ? candidate : candidates.find(holds);
+        if (!owner) continue;
+        const offset = nearestOccurrence(transcriptText, quote, owner.offset, MAX_QUOTE_DRIFT);
+        if (offset < 0) continue;
         if (kept.some((k) => k.offset === offset)) continue;
         kept.push({ quote, context: candidate.context, timestampSeconds: timeAt(offset), offset });
       }
