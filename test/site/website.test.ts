@@ -82,6 +82,9 @@ describe('the website in Chromium', () => {
     const { page } = await visitor();
     await page.goto('/');
     expect(await page.title()).toBe('Podtext: podcast transcripts');
+    // The price table's code spans read as code, not as Markdown backticks.
+    expect(await page.locator('td code', { hasText: 'fast: true' }).count()).toBe(1);
+    expect(await page.locator('table').first().textContent()).not.toContain('`');
     await expectAccessible(page);
     await page.fill('#email', 'web@example.com');
     await page.click('#register button');

@@ -172,7 +172,7 @@ export function createRequester(deps: RequesterDeps) {
       const base = q.charged - q.premium;
       const chargeRef = base > 0 ? `job:${jobId}:${tid}` : null;
       const premiumRef = q.premium > 0 ? `job:${jobId}:${tid}:premium` : null;
-      const what = `"${q.episode.title.slice(0, 80)}" (${q.billedHours} h, job ${jobId})`;
+      const what = `"${q.episode.title.slice(0, 80)}" (billed as ${q.billedHours} h, job ${jobId})`;
       if (chargeRef) await ledger.charge(tx, accountId, base, chargeRef, `Transcription of ${what}, unlock included`);
       if (premiumRef) await ledger.charge(tx, accountId, q.premium, premiumRef, `Fast-lane premium for ${what}`);
       await tx.$executeRaw`

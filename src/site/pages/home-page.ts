@@ -17,6 +17,11 @@ export interface HomeData {
   formCsrf: string;
 }
 
+/** The price table is written for Markdown (openapi.json, llms.txt): its `code` spans become <code> here. */
+function codeSpans(text: string) {
+  return text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part));
+}
+
 /** `/`: search, charts and trending to browse, prices and plans, and a key for newcomers. */
 export function homePage(d: HomeData, chrome: PageChrome) {
   const title = d.q ? `“${d.q}” · Podtext search` : 'Podtext: podcast transcripts';
@@ -50,7 +55,7 @@ ${d.registered ? html`<p class="notice" role="status" id="register-result">${d.r
 <form id="register" method="post" action="/register" class="row"><input type="hidden" name="csrf" value="${d.formCsrf}"><label for="email">Email</label> <input type="email" id="email" name="email" required autocomplete="email"> <button>Send me a link</button></form>
 <p>Already have a key? <a href="/signin">Sign in</a>.</p></section>`}
 <section aria-labelledby="prices-h"><h2 id="prices-h">Prices</h2>
-<table><thead><tr><th scope="col">Action</th><th scope="col">Credits</th></tr></thead><tbody>${priceTable.map((p) => html`<tr><td>${p.action}</td><td>${p.credits}</td></tr>`)}</tbody></table>
+<table><thead><tr><th scope="col">Action</th><th scope="col">Credits</th></tr></thead><tbody>${priceTable.map((p) => html`<tr><td>${codeSpans(p.action)}</td><td>${codeSpans(p.credits)}</td></tr>`)}</tbody></table>
 <h2>Plans</h2>
 <table><thead><tr><th scope="col">Plan</th><th scope="col">Credits / month</th><th scope="col">Price / month</th><th scope="col">Requests / day</th></tr></thead><tbody>
 ${planNames.map((n) => plans[n]).map((p) => html`<tr><td>${p.title}</td><td>${p.monthlyCredits}</td><td>$${p.priceUsd}</td><td>${p.dailyRequests}</td></tr>`)}</tbody></table></section>`,
