@@ -45,7 +45,7 @@ export const prices = {
   transcribePerHour: 1,
   /** Fast-lane transcription, per rounded hour; the unlock is included. */
   fastTranscribePerHour: 2,
-  /** One AI Search query, refunded when it fails. */
+  /** One AI Search query, charged only for a result. */
   aiSearchQuery: 1,
 } as const;
 
@@ -70,5 +70,5 @@ export const priceTable: { action: string; credits: string }[] = [
   { action: 'Transcribe an episode nobody has yet (standard lane)', credits: `${prices.transcribePerHour} per hour of audio, rounded to the nearest hour (half up), minimum 1; the unlock is included` },
   { action: 'Transcribe, fast lane (`fast: true`)', credits: `${prices.fastTranscribePerHour} per hour (same rounding and minimum); the unlock is included` },
   { action: 'Library episode inside a transcription request', credits: `${prices.unlock} each; nothing if the key already had it` },
-  { action: 'AI Search query', credits: `${prices.aiSearchQuery} on every plan including Free; refunded automatically on failure` },
+  { action: 'AI Search query', credits: `${prices.aiSearchQuery} on every plan including Free; a query that fails charges nothing` },
 ];

@@ -83,12 +83,14 @@ function checkTopic(raw: unknown): string {
  * verbatim quotes, times and listen links, for 1 credit.
  *
  * Order of checks: input (400), the episode (404), its transcript (409 with
- * the quoted total), then the charge (402 when the balance is short; nothing
- * is written). The charge comes before the work: loading the stored
- * document, searching it and, when configured, the model's re-ranking. Any
- * failure from there on refunds the charge once (a `refund` ledger entry
- * pointing at it) and answers 500 `internal` saying so. A model that fails
- * or times out is not such a failure: the offline result is the answer.
+ * the quoted total), the balance (402 when it is short; nothing is written).
+ * Then the work (loading the stored document, searching it and, when
+ * configured, the model's re-ranking), and only then the charge, in one
+ * transaction with nothing after it: a query that fails, or that a shutdown
+ * or a crash cuts off, has charged nothing and needs no refund (a failure
+ * answers 500 `internal` saying so). A balance spent by another call during
+ * the work answers 402 and charges nothing. A model that fails or times out
+ * is not a failure: the offline result is the answer.
  *
  * No unlock is needed: the quotes and times are the product being paid for;
  * the full transcript still needs the unlock.
@@ -132,21 +134,6 @@ export function createAiSearch(deps: AiSearchDeps) {
     await onAccountChanged(accountId).catch((err: unknown) => log?.warn({ err, accountId }, 'account change not published'));
   }
 
-  async function refundAfterFailure(actor: Actor, transcriptId: string, reference: string, err: unknown): Promise<DomainError> {
-    log?.error({ err, transcriptId, reference, accountId: actor.accountId }, 'AI Search failed after the charge');
-    try {
-      const refunded = await inTransaction(db, (tx) => ledger.refund(tx, reference, `AI Search on ${transcriptId} failed: refunded`));
-      await publish(actor.accountId);
-      const balance = refunded ? ` Your balance is ${refunded.entry.balanceAfter}.` : '';
-      return new DomainError('internal', `AI Search failed on our side; the ${prices.aiSearchQuery} credit for this query was refunded.${balance}`, {
-        refunded: prices.aiSearchQuery,
-      });
-    } catch (refundErr) {
-      log?.error({ err: refundErr, reference, accountId: actor.accountId }, 'AI Search refund failed');
-      return new DomainError('internal', 'AI Search failed on our side, and the refund could not be recorded yet; it has been logged.');
-    }
-  }
-
   return {
     /**
      * Runs one query for `actor`. See {@link createAiSearch} for the checks,
@@ -165,18 +152,26 @@ export function createAiSearch(deps: AiSearchDeps) {
       const reference = `aisearch:${randomUUID()}`;
       const chars = [...topic];
       const memo = `AI Search on ${transcriptId}: "${chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : topic}"`;
-      const { entry } = await inTransaction(db, (tx) => ledger.charge(tx, actor.accountId, prices.aiSearchQuery, reference, memo));
-      await publish(actor.accountId);
+      const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { credits: true } });
+      const credits = account?.credits ?? 0;
+      if (credits < prices.aiSearchQuery) {
+        throw new DomainError('insufficient_credits', `This needs ${prices.aiSearchQuery} credit; the balance is ${credits}.`, { required: prices.aiSearchQuery, available: credits });
+      }
 
+      let answer: Omit<AiSearchResult, 'creditsRemaining'>;
       try {
         const doc = await document(transcriptId, episode.transcript.version);
         const result = await searchTopic(doc, topic, { finder, reranker });
         const mentions = mentionsOf(transcriptId, doc, result);
         const summary = mentions.length === result.mentions.length ? result.summary : summarizeMentions(topic, mentions, 0);
-        return { transcriptId, topic, found: mentions.length > 0, summary, mentions, credits: prices.aiSearchQuery, creditsRemaining: entry.balanceAfter };
+        answer = { transcriptId, topic, found: mentions.length > 0, summary, mentions, credits: prices.aiSearchQuery };
       } catch (err) {
-        throw await refundAfterFailure(actor, transcriptId, reference, err);
+        log?.error({ err, transcriptId, accountId: actor.accountId }, 'AI Search failed');
+        throw new DomainError('internal', `AI Search failed on our side; nothing was charged for this query.`);
       }
+      const { entry } = await inTransaction(db, (tx) => ledger.charge(tx, actor.accountId, prices.aiSearchQuery, reference, memo));
+      await publish(actor.accountId);
+      return { ...answer, creditsRemaining: entry.balanceAfter };
     },
   };
 }

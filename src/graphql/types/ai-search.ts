@@ -12,7 +12,7 @@ builder.mutationFields((t) => ({
   aiSearch: t.field({ ...operation('searchTranscript'),
     type: AiSearchResultRef,
     description: [
-      `Finds a topic, name or keyword in one transcribed episode: ${prices.aiSearchQuery} credit, charged before the search and refunded automatically if it fails (error code internal).`,
+      `Finds a topic, name or keyword in one transcribed episode: ${prices.aiSearchQuery} credit, charged only when the result is ready: a search that fails (error code internal) charges nothing.`,
       'No unlock is needed. Errors: invalid_request (transcriptId, or topic empty or over 200 characters), insufficient_credits, not_found (no such episode), not_transcribed (the message quotes transcription plus the query).',
     ].join(' '),
     args: {

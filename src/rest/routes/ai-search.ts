@@ -11,9 +11,9 @@ const queryRoute = createRoute({
   path: '/ai-search/query',
   operationId: 'searchTranscript',
   tags: ['AI Search'],
-  summary: `Find a topic, name or keyword in one transcribed episode (${prices.aiSearchQuery} credit, refunded on failure)`,
+  summary: `Find a topic, name or keyword in one transcribed episode (${prices.aiSearchQuery} credit, charged only for a result)`,
   description: [
-    `Answers verbatim quotes with times and listen links. Costs ${prices.aiSearchQuery} credit on every plan, charged before the search; if the search then fails, the credit is refunded automatically (a \`refund\` entry in the ledger) and the answer is 500.`,
+    `Answers verbatim quotes with times and listen links. Costs ${prices.aiSearchQuery} credit on every plan, charged when the result is ready: a search that fails (500), or that a restart cuts off, charges nothing, so there is never a refund to wait for. The balance is checked first (402).`,
     'No unlock is needed: the quotes are what the credit buys. Reading the whole transcript still needs `POST /unlock`.',
     'Matching covers the words themselves, their other forms, WordNet synonyms and related words, and names as a recogniser may have misspelt them; a "quoted phrase" must appear as written. When the operator has configured a model, it re-ranks and summarises the candidates; if it fails or is slow, the offline answer is returned at the same price.',
     'An episode without a transcript answers 409 quoting the real total: its transcription by the price table plus this query. Once transcribed, an episode can be queried repeatedly.',
@@ -38,10 +38,10 @@ const queryRoute = createRoute({
     ...errors({
       ...keyedErrors,
       400: 'Malformed input naming the field: `transcript_id` not 16 lowercase hex, `topic` empty or over 200 characters.',
-      402: 'Insufficient credits: nothing charged.',
+      402: 'Insufficient credits (before the search, or spent by another call during it): nothing charged.',
       404: 'No such episode.',
       409: '`not_transcribed`: the episode has no transcript yet; the message and `details` quote transcription plus the query.',
-      500: 'The search failed after the charge; the credit was refunded.',
+      500: 'The search failed on our side; nothing was charged.',
     }),
   },
 });
