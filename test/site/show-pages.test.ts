@@ -8,7 +8,7 @@ describe('a show page of a long feed', () => {
   beforeAll(async () => {
     t = await startTestPodtext();
     const { db } = t.podtext.services;
-    await db.show.create({ data: { id: feedId, title: 'Long Runner', author: 'Tester', searchName: 'long runner', searchCompact: 'longrunner', website: 'https://long.example/' } });
+    await db.show.create({ data: { id: feedId, title: 'Long Runner', author: 'Tester', searchName: 'long runner', searchCompact: 'longrunner', website: 'https://long.example/', language: 'he' } });
     await db.episode.createMany({
       data: Array.from({ length: 150 }, (_, i) => ({
         transcriptId: transcriptIdFor(`long-${i}`),
@@ -32,8 +32,9 @@ describe('a show page of a long feed', () => {
     expect(titles(second)).toEqual(Array.from({ length: 50 }, (_, i) => 49 - i));
     expect(second).not.toContain('Older episodes');
     expect(second).toContain(`<a href="/shows/${feedId}">Newest episodes</a>`);
-    // The show's website is a link.
+    // The show's website is a link; its text carries the feed's language and its own direction.
     expect(first).toContain('<a href="https://long.example/"');
+    expect(first).toContain('<h1 dir="auto" lang="he">Long Runner</h1>');
   });
 
   it('a cursor from elsewhere is a not-found page, not an error', async () => {
