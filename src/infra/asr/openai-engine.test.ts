@@ -156,6 +156,23 @@ describe('openai engine', () => {
     expect(await engine.transcribe(wav, {})).toMatchObject({ text: '', words: [] });
   });
 
+  it('keeps a word whose time is unreadable, timed after the word before it, and no time past the audio\'s duration', async () => {
+    const words = [
+      { word: 'The', start: 0, end: 0.2 },
+      { word: 'weather', start: 'soon', end: null },
+      { word: 'was', start: 0.6, end: 0.8 },
+      { word: 'warm.', start: 9999, end: 10_000 },
+    ];
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ text: 'The weather was warm.', duration: 3.12, words }));
+    const result = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(result.words).toEqual([
+      { w: 'The', s: 0, e: 0.2 },
+      { w: 'weather', s: 0.2, e: 0.2 },
+      { w: 'was', s: 0.6, e: 0.8 },
+      { w: 'warm.', s: 3.12, e: 3.12 },
+    ]);
+  });
+
   it('gives up after timeoutMs, and when aborted', async () => {
     reply = () => undefined; // never answers
     const slow = createOpenAiEngine({ url: base, timeoutMs: 300 });

@@ -26,6 +26,7 @@ export interface OpenAiEngineOptions {
 
 interface VerboseJson {
   text?: unknown;
+  duration?: unknown;
   language?: unknown;
   words?: unknown;
   segments?: unknown;
@@ -122,18 +123,32 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
   };
 }
 
-/** `words[{word,start,end}]` when the server gives word times, else segments spread by length. */
+/**
+ * `words[{word,start,end}]` when the server gives word times, else segments
+ * spread by length. A word without readable times keeps its place (timed as
+ * the word before it ends), and no time passes the audio's `duration`: a
+ * word is never lost from the text, nor a cue shown after the audio ends.
+ */
 function readWords(doc: VerboseJson): AsrWord[] {
+  const end = typeof doc.duration === 'number' && doc.duration > 0 ? doc.duration : Infinity;
+  const within = (t: number) => roundTime(Math.min(Math.max(t, 0), end));
+  const time = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   if (Array.isArray(doc.words) && doc.words.length > 0) {
-    return (doc.words as Array<Record<string, unknown>>)
-      .filter((x) => typeof x.word === 'string' && typeof x.start === 'number' && typeof x.end === 'number')
-      .map((x) => ({ w: (x.word as string).trim(), s: roundTime(x.start as number), e: roundTime(x.end as number) }))
-      .filter((x) => x.w);
+    let last = 0;
+    const words: AsrWord[] = [];
+    for (const x of doc.words as Array<Record<string, unknown>>) {
+      if (typeof x.word !== 'string' || !x.word.trim()) continue;
+      const s = within(time(x.start) ?? last);
+      const e = within(Math.max(time(x.end) ?? s, s));
+      words.push({ w: x.word.trim(), s, e });
+      last = e;
+    }
+    return words;
   }
   if (Array.isArray(doc.segments)) {
     return (doc.segments as Array<Record<string, unknown>>)
-      .filter((x) => typeof x.text === 'string' && typeof x.start === 'number' && typeof x.end === 'number')
-      .flatMap((x) => spreadWords(x.text as string, x.start as number, x.end as number));
+      .filter((x) => typeof x.text === 'string' && time(x.start) !== null && time(x.end) !== null)
+      .flatMap((x) => spreadWords(x.text as string, within(x.start as number), within(x.end as number)));
   }
   return [];
 }
