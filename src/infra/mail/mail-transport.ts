@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { deadline } from '../deadline.js';
 import type { Logger } from '../logger.js';
 
 export interface OutgoingMail {
@@ -50,18 +51,14 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
     const transporter = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: t.connect, greetingTimeout: t.greeting, socketTimeout: t.socket });
     return {
       async send(mail) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the SMTP server took over ${t.total} ms`)), t.total)));
         const sending = transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from) });
         sending.catch(() => undefined);
         try {
-          await Promise.race([sending, late]);
+          await deadline(sending, t.total, 'the SMTP server');
         } catch (err) {
           const code = (err as { responseCode?: unknown }).responseCode;
           if (typeof code === 'number' && code >= 500 && code < 600) throw new PermanentMailError((err as Error).message);
           throw err;
-        } finally {
-          clearTimeout(timer);
         }
       },
       close: () => transporter.close(),

@@ -1,5 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { deadline } from '../deadline.js';
 
 export interface DbGaugeSources {
   db: PrismaClient;
@@ -20,12 +21,6 @@ const REASON = `CASE
 /** Longest a scrape waits for the database. */
 const READ_TIMEOUT_MS = 2_000;
 
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * A scrape still answers while the database does not (that is when the
  * process's own figures matter most): a gauge it could not read is left out,
@@ -36,7 +31,7 @@ function guarded<M extends Gauge | Counter>(metric: M, onFailure: 'leave out' | 
   const read = slot.collect.bind(metric);
   slot.collect = async () => {
     try {
-      await within(read(), READ_TIMEOUT_MS);
+      await deadline(read(), READ_TIMEOUT_MS, 'the database');
     } catch {
       if (onFailure === 'leave out') metric.reset();
     }
@@ -59,7 +54,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
     help: '1 when the database answered this scrape within 2 s, else 0 (the gauges read from it are then left out).',
     registers,
     async collect() {
-      this.set(await within(db.$queryRaw`SELECT 1`, READ_TIMEOUT_MS).then(() => 1, () => 0));
+      this.set(await deadline(db.$queryRaw`SELECT 1`, READ_TIMEOUT_MS, 'the database').then(() => 1, () => 0));
     },
   });
 
