@@ -37,6 +37,8 @@ function chrome(c: C, actor: Actor | null): PageChrome {
 }
 
 const SELF = 'http://podtext.invalid';
+/** Unlocks the account page lists, latest first. */
+const ACCOUNT_UNLOCKS_SHOWN = 50;
 
 /**
  * Only paths on this site: never an open redirect. Browsers drop tabs and
@@ -287,11 +289,14 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       webhooks.getSecret(actor),
       inboxId ? orNull(webhooks.readInbox(actor, inboxId)) : Promise.resolve(null),
     ]);
+    const unlocks = me.unlocks.slice(0, ACCOUNT_UNLOCKS_SHOWN);
+    const titles = await c.get('services').discovery.titles(unlocks.map((u) => u.transcriptId));
     const done = c.req.query('done');
     const flash = c.req.query('job') ? 'Transcription requested: the job below updates by itself.' : done === 'secret' ? 'Webhook secret rotated; the old one still signs deliveries for 24 hours.' : null;
     return accountPage(
       {
         me,
+        unlocks: unlocks.map((u) => ({ ...u, ...titles.get(u.transcriptId) })),
         usage,
         jobs: jobPage.jobs,
         webhookSecret: secret.secret,

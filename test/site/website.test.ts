@@ -139,6 +139,11 @@ describe('the website in Chromium', () => {
     // The plain text is there for screen readers, the word spans hidden from them.
     expect(await page.locator('#transcript .sr-only').first().textContent()).toBe('Ada: Welcome to the show.');
     await expectAccessible(page);
+    // The account lists it by its title and show, not by its id.
+    await page.goto('/account');
+    const listed = page.locator(`#unlocks li[data-transcript-id="${ep.transcriptId}"]`);
+    expect(await listed.locator('a').textContent()).toBe('Waffles and the wider world');
+    expect(await listed.textContent()).toContain(showTitle);
     // The API's page links lead here.
     const show = (await (await t.api('GET', `/shows/${ep.feedId}`, { key: a.key })).json()) as { url: string };
     expect((await t.request(new URL(show.url).pathname)).status).toBe(200);

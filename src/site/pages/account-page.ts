@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import type { Me, Usage } from '../../core/accounts/account-service.js';
+import type { Me, UnlockView, Usage } from '../../core/accounts/account-service.js';
 import type { JobView } from '../../core/jobs/job-view.js';
 import { plans } from '../../core/pricing.js';
 import { layout, type PageChrome } from '../layout.js';
@@ -7,6 +7,8 @@ import { stamp } from './format.js';
 
 export interface AccountData {
   me: Me;
+  /** The latest unlocks, with their titles where the episode is known. */
+  unlocks: (UnlockView & { title?: string; showTitle?: string })[];
   usage: Usage;
   jobs: JobView[];
   webhookSecret: string;
@@ -56,8 +58,9 @@ ${billingButtons(d, chrome)}
 ${d.jobs.length ? '' : html`<p id="no-jobs">No jobs yet: find an episode without a transcript and choose Transcribe.</p>`}
 </section>
 <section aria-labelledby="unlocks-h"><h2 id="unlocks-h">Unlocked episodes</h2>
-${d.me.unlocks.length
-  ? html`<ul id="unlocks">${d.me.unlocks.slice(0, 50).map((u) => html`<li><a href="/t/${u.transcriptId}">${u.transcriptId}</a> <span class="muted">${stamp(u.unlockedAt)}</span></li>`)}</ul>`
+${d.unlocks.length
+  ? html`<ul id="unlocks">${d.unlocks.map((u) => html`<li data-transcript-id="${u.transcriptId}"><a href="/t/${u.transcriptId}">${u.title ?? u.transcriptId}</a> <span class="muted">${u.showTitle ? html`${u.showTitle} · ` : ''}${stamp(u.unlockedAt)}</span></li>`)}</ul>
+${d.me.unlocks.length > d.unlocks.length ? html`<p class="muted">The latest ${d.unlocks.length} of ${d.me.unlocks.length}.</p>` : ''}`
   : html`<p>None yet.</p>`}
 </section>
 <section aria-labelledby="ledger-h"><h2 id="ledger-h">Credit history</h2>

@@ -80,6 +80,15 @@ export function createDiscovery(deps: DiscoveryDeps) {
     /** Spec 4.2 `GET /episodes/{transcript_id}` for the calling account. */
     episode: (actor: Actor, transcriptId: string): Promise<EpisodeInfo> => infos.info(actor, transcriptId),
 
+    /** Episode and show titles of known transcript ids, for lists that hold only ids (the account's unlocks). */
+    async titles(transcriptIds: readonly string[]): Promise<Map<string, { title: string; showTitle: string }>> {
+      const rows = await db.episode.findMany({
+        where: { transcriptId: { in: [...transcriptIds] } },
+        select: { transcriptId: true, title: true, show: { select: { title: true } } },
+      });
+      return new Map(rows.map((r) => [r.transcriptId, { title: r.title, showTitle: r.show.title }]));
+    },
+
     /** Spec 4.2 `GET /charts`. */
     charts: (genre?: string | null): Promise<Charts> => readCharts(db, links, genre),
 
