@@ -25,6 +25,8 @@ interface Setting {
   lw?: number;
   /** Word insertion penalty (default: the engine's). */
   wip?: number;
+  /** The lattice pass's language weight, `-bestpathlw` (default: the engine's). */
+  bestpathlw?: number;
   args?: string[];
   filter?: string;
   /** Speaker warp (default on, as the engine). */
@@ -37,7 +39,7 @@ export const SETTINGS: Record<string, Setting> = {
   /** The engine as it is (`-lw 5`, speaker warp, the file's own cepstral mean). */
   default: {},
   /** The engine before the language-weight, warp and CMN changes: the CPU baseline (1.5× its RTF is the limit). */
-  before: { lw: 6.5, wip: 0.65, warp: false, fileCmn: false },
+  before: { lw: 6.5, wip: 0.65, bestpathlw: 9.5, warp: false, fileCmn: false },
   /** The engine before the file's own cepstral mean (`-lw 5`, warp, pocketsphinx's `-wip`). */
   nocmn: { wip: 0.65, fileCmn: false },
   /** The engine before the word insertion penalty (`-lw 5`, warp, the file's own mean). */
@@ -60,6 +62,19 @@ export const SETTINGS: Record<string, Setting> = {
   silprob0_05: { args: ['-silprob', '0.05'] },
   'lw5+band': { lw: 5, filter: 'highpass=f=120,lowpass=f=6800' },
   'lw5+wide': { lw: 5, args: ['-beam', '1e-60', '-wbeam', '1e-40', '-pbeam', '1e-60'] },
+  // Fillers ([NOISE], [SPEECH]) entered more readily, to absorb a music bed's swells and breaths instead of short words.
+  fill1e_4: { args: ['-fillprob', '1e-4'] },
+  fill1e_2: { args: ['-fillprob', '1e-2'] },
+  // The second pass's hypothesis instead of the lattice's best path (which weighs the language model at 9.5).
+  nobestpath: { args: ['-bestpath', 'no'] },
+  // The lattice pass's language weight (pocketsphinx's 9.5, the engine's), and a denser lattice for it to choose from.
+  bestpathlw7: { bestpathlw: 7 },
+  bestpathlw11: { bestpathlw: 11 },
+  bestpathlw12: { bestpathlw: 12 },
+  bestpathlw13: { bestpathlw: 13 },
+  bestpathlw15: { bestpathlw: 15 },
+  bestpathlw20: { bestpathlw: 20 },
+  denselattice: { args: ['-fwdflatbeam', '1e-80', '-fwdflatwbeam', '1e-40'] },
 };
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -110,6 +125,7 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
       const engine = createSphinxEngine({
         languageWeight: setting.lw,
         wordInsertionPenalty: setting.wip,
+        latticeLanguageWeight: setting.bestpathlw,
         extraArgs: setting.args,
         speakerWarp: setting.warp,
         fileCmn: setting.fileCmn,

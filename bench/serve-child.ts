@@ -16,6 +16,7 @@ const KEY_POOL = Number(process.env.BENCH_KEY_POOL ?? 300);
 if (kind === 'bare') {
   const body = bodyArg?.startsWith('@') ? readFileSync(bodyArg.slice(1)) : Buffer.from(bodyArg ?? '', 'base64');
   const headers = JSON.parse(headersJson ?? '{}') as Record<string, string>;
+  process.on('SIGTERM', () => process.exit(0));
   const server = createServer((_req, res) => {
     res.writeHead(200, headers);
     res.end(body);

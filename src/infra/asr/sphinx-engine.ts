@@ -64,6 +64,14 @@ export interface SphinxEngineOptions {
    */
   wordInsertionPenalty?: number;
   /**
+   * Language-model weight of the last pass (`-bestpathlw`), which picks the
+   * best path through the second pass's word lattice. 11–12 took the tuning
+   * split from 13.6 to 12.0 % WER, but held out it was worse (12.1 → 12.8 %,
+   * LibriVox 28.2 → 32.4 %), so pocketsphinx's own weight stays
+   * (BENCHMARKS.md). Default: 9.5.
+   */
+  latticeLanguageWeight?: number;
+  /**
    * Chooses a frequency warp per file from the speaker's pitch (see
    * `chooseWarp`): higher voices are scaled towards the model's; men's
    * voices are left as they are. Reading the pitch costs 50–200 ms of CPU a
@@ -100,7 +108,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   const dict = options.dictFile ?? join(modelDir, 'cmudict-en-us.dict');
   const language = options.language ?? 'en';
   const model = basename(modelDir);
-  const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-lw', String(options.languageWeight ?? 5), '-wip', String(options.wordInsertionPenalty ?? 0.2), ...(options.extraArgs ?? [])];
+  const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-lw', String(options.languageWeight ?? 5), '-wip', String(options.wordInsertionPenalty ?? 0.2), '-bestpathlw', String(options.latticeLanguageWeight ?? 9.5), ...(options.extraArgs ?? [])];
   const limits = (audioSeconds: number) => {
     const cpuLimitMs = options.timeoutMs ?? 60_000 + 2_000 * audioSeconds;
     return { cpuLimitMs, timeoutMs: 10 * cpuLimitMs };
