@@ -32,3 +32,56 @@ describe.runIf(process.platform === 'linux')('runCommand stopped from outside', 
     expect(await run).toMatchObject({ aborted: true, killedBy: 'SIGKILL' });
   });
 });
+
+describe.runIf(process.platform === 'linux')('runCommand when Podtext dies', () => {
+  it('a program it started dies with it, even when Podtext is killed with SIGKILL', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const module = fileURLToPath(new URL('./run-command.ts', import.meta.url));
+    const script = `import { runCommand } from ${JSON.stringify(module)};
+      void runCommand('sleep', ['60'], { timeoutMs: 120000 });
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
+    const sleeper = await waitFor(async () => childOf(parent.pid!, 'sleep'));
+    parent.kill('SIGKILL');
+    try {
+      expect(await waitFor(async () => (alive(sleeper) ? null : 'gone'))).toBe('gone');
+    } finally {
+      if (alive(sleeper)) process.kill(sleeper, 'SIGKILL');
+    }
+  });
+
+  it('a program that is not installed still rejects with ENOENT', async () => {
+    await expect(runCommand('podtext-no-such-program', [], { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+async function childOf(pid: number, name: string): Promise<number | null> {
+  const { readFile, readdir } = await import('node:fs/promises');
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (stat.includes(`(${name})`) && Number(fields[1]) === pid) return Number(entry);
+  }
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(probe: () => Promise<T | null>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

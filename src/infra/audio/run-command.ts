@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 export interface RunCommandOptions {
@@ -52,6 +53,24 @@ export class CommandInterrupted extends Error {
 }
 
 /**
+ * util-linux's `setpriv` (in every Debian): a program started through
+ * `setpriv --pdeathsig KILL` is killed by the kernel when Podtext's process
+ * dies, even by SIGKILL or the OOM killer, instead of decoding on for
+ * minutes with no one to read its answer (and again when the restarted
+ * process retries the task). setpriv then runs the program in its own place:
+ * same pid, same signals.
+ */
+const SETPRIV = '/usr/bin/setpriv';
+let setprivInstalled: boolean | undefined;
+
+/** setpriv's own exit when it cannot start the program: 127 not found, 126 not executable. */
+function startFailure(exitCode: number | null, stderr: string, command: string): NodeJS.ErrnoException | null {
+  if ((exitCode !== 127 && exitCode !== 126) || !stderr.startsWith('setpriv: failed to execute')) return null;
+  const code = exitCode === 127 ? 'ENOENT' : 'EACCES';
+  return Object.assign(new Error(`spawn ${command} ${code}`), { code, path: command, syscall: 'spawn' });
+}
+
+/**
  * Runs a program without a shell and with stdin closed, bounded in time and
  * output. Resolves whatever the exit status (callers judge it); rejects when
  * the program cannot be started (`err.code` is `ENOENT`, `EACCES`, …) and with
@@ -69,7 +88,11 @@ export function runCommand(
       resolve(emptyResult({ aborted: true }));
       return;
     }
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    setprivInstalled ??= process.platform === 'linux' && existsSync(SETPRIV);
+    const guarded = setprivInstalled;
+    const child = guarded
+      ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], shell: false })
+      : spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -132,6 +155,11 @@ export function runCommand(
     });
     child.on('close', (exitCode, killedBy) => {
       cleanup();
+      const notStarted = guarded ? startFailure(exitCode, stderr, command) : null;
+      if (notStarted) {
+        reject(notStarted);
+        return;
+      }
       if (partialLine && opts.onStderrLine) opts.onStderrLine(partialLine);
       if (killedBy && STOP_SIGNALS.has(killedBy) && !aborted && !timedOut && !overflowed) {
         reject(new CommandInterrupted(command, killedBy));
