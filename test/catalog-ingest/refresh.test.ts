@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER_FAILURES } from '../../src/core/catalog/ingest/show-refresh.js';
+import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
+import { inTransaction } from '../../src/core/transaction.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
+import { saveTranscript } from '../../src/core/transcripts/transcript-store.js';
 import { runFeedRefresh } from '../../src/workers/feed-refresh.js';
+import { sampleDoc } from '../support/catalog.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
 import { conditional, type FeedServer, serve, startFeedServer } from './feed-server.js';
@@ -87,6 +92,30 @@ describe('refreshing feeds', () => {
     clock.advance(HOUR);
     expect(await services().catalogIngest.refreshShow(feedId)).toMatchObject({ status: 'updated', newEpisodes: 0 });
     expect(await services().db.episode.count({ where: { showId: feedId } })).toBe(3);
+  });
+
+  it('an episode first requested by its audio URL joins its show, with its transcript, once the feed publishes it', async () => {
+    const feed = apple();
+    const [, guid] = /<guid>([^<]*)<\/guid>/.exec(feed)!;
+    const transcriptId = transcriptIdFor(guid!);
+    const a = await t.account({ credits: 10 });
+    // Asked for before Podtext knew the feed: held in the shared show of requested episodes, then transcribed.
+    const asked = await t.api('POST', '/requests', { key: a.key, body: { episodes: [{ guid, url: 'https://media.example/early-copy.mp3', title: 'Early copy', secs: 600 }] } });
+    expect(asked.status).toBe(200);
+    await inTransaction(services().db, (tx) => saveTranscript(tx, { transcriptId, doc: sampleDoc(), source: 'asr' }));
+    expect((await services().db.episode.findUniqueOrThrow({ where: { transcriptId } })).showId).toBe(REQUESTED_SHOW_ID);
+
+    server.routes.set('/published.xml', serve(feed));
+    const { feedId } = await services().catalogIngest.addFeedByUrl(server.url('/published.xml'));
+    const listed = (await (await t.api('GET', `/shows/${feedId}/episodes`, { key: a.key })).json()) as { episodes: { transcript_id: string; title: string; transcript_status: string; audio_url: string }[] };
+    const episode = listed.episodes.find((e) => e.transcript_id === transcriptId);
+    // The feed's own details, audio included; the transcript stays.
+    expect(episode).toMatchObject({ title: 'Shake Shake Shake Your Spices', transcript_status: 'ready', audio_url: 'http://example.com/podcasts/everything/AllAboutEverythingEpisode3.m4a' });
+    expect(listed.episodes).toHaveLength(3);
+    expect((await t.api('POST', '/unlock', { key: a.key, body: { transcript: transcriptId } })).status).toBe(200);
+    const read = await t.api('GET', `/transcripts/${transcriptId}`, { key: a.key });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { title: string }).title).toBe('Shake Shake Shake Your Spices');
   });
 
   it('updates episode lists every time but show details only once a day', async () => {

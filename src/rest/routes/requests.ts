@@ -18,7 +18,7 @@ const requestRoute = createRoute({
     `The rest cost ${prices.transcribePerHour} credit per hour (${prices.fastTranscribePerHour} with \`fast\`), rounded to the nearest hour, minimum 1, unlock included, and become one job. An episode already being transcribed for someone else is not transcribed twice: the job waits for the same work and is charged the same.`,
     'All or nothing: when the total exceeds the balance the answer is 402 with the required and available credits, and nothing is charged or queued. Each charge is its own ledger entry (`job:<job>:<transcript_id>`; the fast-lane premium apart, `…:premium`) and is refunded once if the episode fails.',
     'With `dry_run`: the same shape with `request_id` and `job` null, `credits_charged` 0, and the quote in `credits_required`, `sufficient`, `episodes` (each with its charge), `estimated_seconds`, `estimated_ready_at`, `queue_ahead_episodes` and, on the fast lane, `promise_seconds`; `fast_lane_available` says whether `fast` may be asked. Nothing is charged, unlocked, stored or queued.',
-    `Episodes the index does not list are added under a shared "${REQUESTED_SHOW_TITLE}" show with the given url, title, date and secs.`,
+    `Episodes the index does not list are added under a shared "${REQUESTED_SHOW_TITLE}" show with the given url, title, date and secs. When a feed in the index later publishes the same guid, the episode moves to that show with the feed's details (its audio included), keeping its transcript and unlocks.`,
   ].join('\n\n'),
   security: keyed,
  

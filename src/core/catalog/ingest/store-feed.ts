@@ -3,6 +3,7 @@ import type { ParsedEpisode, ParsedShow } from '../feed/feed-types.js';
 import { searchKey } from './search-key.js';
 import { bestTranscriptLink } from './transcript-link.js';
 import { recheckAudioSoon } from '../../transcripts/alignment/audio-check-schedule.js';
+import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
 
 /** Episodes written per statement. */
 const EPISODE_BATCH = 500;
@@ -52,7 +53,9 @@ function episodeRow(e: ParsedEpisode, feedOrder: number) {
 }
 
 // Episodes are keyed by transcript_id, which comes from the guid alone; a guid such
-// as "1" can appear in two feeds, and the show that had it first keeps it. Rows that
+// as "1" can appear in two feeds, and the show that had it first keeps it, except the
+// shared show of episodes requested by audio URL ($4): a feed that publishes such a
+// guid takes the episode (its transcript and unlocks are keyed by it), so its show lists it. Rows that
 // did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing
 // (`feed_order` is written once, when the episode is first seen, for the same reason).
 // `retitled` flags an episode with a transcript whose title, audio or duration
@@ -62,7 +65,7 @@ const UPSERT_EPISODES = `
 WITH prior AS (
   SELECT e.transcript_id, e.title, e.audio_url, e.duration_seconds FROM episodes e
   JOIN transcripts t ON t.transcript_id = e.transcript_id
-  WHERE e.show_id = $2::bigint AND e.transcript_id IN (SELECT r.transcript_id FROM json_to_recordset($1::json) AS r(transcript_id text))
+  WHERE e.show_id IN ($2::bigint, $4::bigint) AND e.transcript_id IN (SELECT r.transcript_id FROM json_to_recordset($1::json) AS r(transcript_id text))
 ), written AS (
 INSERT INTO episodes AS e (transcript_id, show_id, guid, title, description, episode_number, season, published_at,
   duration_seconds, audio_url, audio_type, audio_bytes, image, link, publisher_transcript_url, publisher_transcript_type,
@@ -80,14 +83,16 @@ ON CONFLICT (transcript_id) DO UPDATE SET
   audio_bytes = EXCLUDED.audio_bytes, image = EXCLUDED.image, link = EXCLUDED.link,
   publisher_transcript_url = EXCLUDED.publisher_transcript_url,
   publisher_transcript_type = EXCLUDED.publisher_transcript_type,
-  persons = EXCLUDED.persons, updated_at = EXCLUDED.updated_at
-WHERE e.show_id = EXCLUDED.show_id AND
+  persons = EXCLUDED.persons, updated_at = EXCLUDED.updated_at,
+  show_id = EXCLUDED.show_id,
+  feed_order = CASE WHEN e.show_id = EXCLUDED.show_id THEN e.feed_order ELSE EXCLUDED.feed_order END
+WHERE e.show_id = $4::bigint OR (e.show_id = EXCLUDED.show_id AND
   (e.guid, e.title, e.description, e.episode_number, e.season, e.published_at, e.duration_seconds, e.audio_url,
    e.audio_type, e.audio_bytes, e.image, e.link, e.publisher_transcript_url, e.publisher_transcript_type, e.persons)
   IS DISTINCT FROM
   (EXCLUDED.guid, EXCLUDED.title, EXCLUDED.description, EXCLUDED.episode_number, EXCLUDED.season, EXCLUDED.published_at,
    EXCLUDED.duration_seconds, EXCLUDED.audio_url, EXCLUDED.audio_type, EXCLUDED.audio_bytes, EXCLUDED.image,
-   EXCLUDED.link, EXCLUDED.publisher_transcript_url, EXCLUDED.publisher_transcript_type, EXCLUDED.persons)
+   EXCLUDED.link, EXCLUDED.publisher_transcript_url, EXCLUDED.publisher_transcript_type, EXCLUDED.persons))
 RETURNING e.transcript_id, (xmax = 0) AS inserted, e.title, e.audio_url, e.duration_seconds)
 SELECT w.transcript_id, w.inserted,
   (p.transcript_id IS NOT NULL AND (p.title, p.audio_url, p.duration_seconds) IS DISTINCT FROM (w.title, w.audio_url, w.duration_seconds)) AS retitled
@@ -119,6 +124,7 @@ export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly 
       JSON.stringify(rows.slice(at, at + EPISODE_BATCH)),
       showId,
       now,
+      REQUESTED_SHOW_ID,
     );
     for (const w of written) {
       if (w.inserted) inserted++;
