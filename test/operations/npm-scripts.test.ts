@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../jobs/support/wait.js';
 import { type PodtextProcess, processEnv, repo, seededDataDir, watchProcess } from './support/podtext-process.js';
+import { processAlive } from '../../src/infra/process-alive.js';
 
 // `npm start` and `npm run worker` as an operator runs them, signalled the way
 // a service manager signals its main process: SIGTERM to npm's pid only.
@@ -19,15 +20,6 @@ async function spawnNpm(args: string[], env: Record<string, string> = {}): Promi
   const child = spawn('npm', args, { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: processEnv(dataDir, { WORKERS: '0', ...env }) });
   npm = await watchProcess(child, dataDir, { group: true });
   return npm;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function refused(url: string): Promise<boolean> {
@@ -53,7 +45,7 @@ describe('SIGTERM to npm', () => {
     expect(await p.exited).toBe(0);
     expect(messages(p)).toContain('stopping: readiness is 503, finishing requests in flight');
     expect(messages(p)).toContain('stopped');
-    expect(alive(nodePid)).toBe(false);
+    expect(processAlive(nodePid)).toBe(false);
     expect(await refused(`${p.url}/livez`)).toBe(true);
   }, 60_000);
 

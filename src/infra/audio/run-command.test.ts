@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
+import { processAlive } from '../process-alive.js';
 
 // The CPU limit is read from /proc: Linux only, as Podtext's image is.
 describe.runIf(process.platform === 'linux')('runCommand CPU-time limit', () => {
@@ -45,9 +46,9 @@ describe.runIf(process.platform === 'linux')('runCommand when Podtext dies', () 
     const sleeper = await waitFor(async () => childOf(parent.pid!, 'sleep'));
     parent.kill('SIGKILL');
     try {
-      expect(await waitFor(async () => (alive(sleeper) ? null : 'gone'))).toBe('gone');
+      expect(await waitFor(async () => (processAlive(sleeper) ? null : 'gone'))).toBe('gone');
     } finally {
-      if (alive(sleeper)) process.kill(sleeper, 'SIGKILL');
+      if (processAlive(sleeper)) process.kill(sleeper, 'SIGKILL');
     }
   });
 
@@ -65,15 +66,6 @@ async function childOf(pid: number, name: string): Promise<number | null> {
     if (stat.includes(`(${name})`) && Number(fields[1]) === pid) return Number(entry);
   }
   return null;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitFor<T>(probe: () => Promise<T | null>, ms = 15_000): Promise<T> {

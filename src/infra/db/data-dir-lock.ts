@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 /** Who holds a PGlite data directory, as written in its lock file. */
 interface LockHolder {
@@ -23,16 +24,6 @@ export class DataDirInUseError extends Error {
         'or run Podtext on PostgreSQL (DATABASE_URL), where admin commands work alongside running servers.',
     );
     this.name = 'DataDirInUseError';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -68,7 +59,7 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const holder = await readHolder(file);
       // Only a holder known to be gone is overruled; one on another host cannot be checked.
-      if (holder && (holder.host !== me.host || holder.pid === process.pid || alive(holder.pid))) throw new DataDirInUseError(dir, holder);
+      if (holder && (holder.host !== me.host || holder.pid === process.pid || processAlive(holder.pid))) throw new DataDirInUseError(dir, holder);
       await unlink(file).catch(() => undefined);
     }
   }
