@@ -38,7 +38,8 @@ export interface HttpApp {
 
 /** REST under /api/v1, GraphQL at /graphql, and the site, over one set of services. */
 export function createHttpApp(services: Services, options: { siteUrl: string; production: boolean; operations?: OperationsHooks }): HttpApp {
-  const app = new Hono<RestEnv>({ router: new MemoRouter() });
+  // `strict: false`: a trailing slash (`/api/v1/me/`) reaches the same route, as the door already counts it.
+  const app = new Hono<RestEnv>({ router: new MemoRouter(), strict: false });
   const ops = options.operations;
   const traces = tracing();
   // First, so that everything below runs inside the request's span.

@@ -43,6 +43,13 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
   it('unknown routes: 404 in the error body', async () => {
     await expectError(await t.api('GET', '/nope'), 404, 'not_found');
   });
+  it('a trailing slash reaches the same route, counted as the door counts it', async () => {
+    const id = t.podtext.services.transcripts.sampleTranscriptId;
+    const sample = await t.api('GET', `/transcripts/${id}/`);
+    expect(sample.status).toBe(200);
+    expect(((await sample.json()) as { transcript_id: string }).transcript_id).toBe(id);
+    await expectError(await t.api('GET', '/nope/'), 404, 'not_found');
+  });
   it('nothing was written by any of the above', async () => {
     expect(await t.podtext.services.db.registrationAttempt.count()).toBe(0);
     expect(await t.podtext.services.db.account.count()).toBe(0);
