@@ -13,6 +13,8 @@ import { stampErrors, stampPayload } from '../wire/rate-limit-stamps.js';
 
 /** Close code for a refused or retired key. */
 const FORBIDDEN = 4403;
+/** Close code for a handshake the server could not complete: try again. */
+const INTERNAL_ERROR = 4500;
 
 function credentialsFromParams(params: Record<string, unknown> | undefined): Credentials {
   const p = params ?? {};
@@ -39,7 +41,7 @@ const RETIRED_GRACE_MS = 2000;
  * key comes in `connectionParams` (`authorization: "Bearer …"` or `apiKey`)
  * and is checked once, at the handshake; each operation is then admitted by
  * the door for that actor, counted as over HTTP (`admitOperation`). A bad key closes with 4403, and so does retiring
- * the key. A subscribe message that cannot run is answered with an `error`
+ * the key; a handshake the server cannot check (database down) closes with 4500. A subscribe message that cannot run is answered with an `error`
  * for its id; the socket and its other subscriptions go on.
  */
 /**
@@ -83,7 +85,12 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
             { once: true },
           );
           return true;
-        } catch {
+        } catch (err) {
+          if (err instanceof DomainError) return false;
+          // The key could not be checked (the database unreachable): 4500, which a client
+          // retries, instead of 4403 for a key that may be good. The first close code stands.
+          services.log.error({ err }, 'graphql-ws handshake: the key could not be checked');
+          (ctx.extra as unknown as { socket: { close(code: number, reason: string): void } }).socket.close(INTERNAL_ERROR, 'Internal server error');
           return false;
         }
       },

@@ -84,3 +84,42 @@ describe.skipIf(!hasPostgres())('/metrics while the database refuses connections
     }
   });
 });
+
+describe.skipIf(!hasPostgres())('a key checked while the database refuses connections', () => {
+  it('is not called bad: graphql-ws closes with 4500 (try again), not 4403, and the same key connects once the database is back', async () => {
+    const db = await freshPostgresDatabase();
+    const { startTestPodtext } = await import('../support/podtext.js');
+    const { default: WebSocket } = await import('ws');
+    const t = await startTestPodtext({ databaseUrl: db.url });
+    const wsUrl = `${(await t.podtext.listen()).replace('http', 'ws')}/graphql`;
+    // A key never used yet: no process has it cached, so the handshake reads the database.
+    const a = await t.account();
+    const handshake = () =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+        socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } })));
+        socket.on('message', (m) => {
+          if (JSON.parse(String(m)).type === 'connection_ack') {
+            socket.close();
+            resolve('ack');
+          }
+        });
+        socket.on('close', (code) => resolve(String(code)));
+      });
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = new URL(db.url).pathname.slice(1);
+    try {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+      expect(await handshake()).toBe('4500');
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await expect.poll(handshake, { timeout: 15_000 }).toBe('ack');
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await admin.end();
+      await t.close();
+      await db.drop();
+    }
+  });
+});
