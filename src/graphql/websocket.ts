@@ -33,6 +33,9 @@ type Extra = Record<string, unknown> & {
   retired: boolean;
 };
 
+/** The extra graphql-ws's `ws` adapter gives every connection: our fields and its socket. */
+type SocketExtra = Extra & { socket: { close(code: number, reason: string): void } };
+
 /** Longest a retired key's socket stays open for the answers of operations already running. */
 const RETIRED_GRACE_MS = 2000;
 
@@ -57,7 +60,7 @@ function requestErrors(errors: readonly GraphQLError[]): GraphQLError[] {
 }
 
 /** An operation has answered; a retired key's socket closes after the last one (its `complete` sent first). */
-function settle(extra: Extra & { socket: { close(code: number, reason: string): void } }, id: string): void {
+function settle(extra: SocketExtra, id: string): void {
   if (!extra.running?.delete(id) || !extra.retired || extra.running.size > 0) return;
   setImmediate(() => extra.socket.close(FORBIDDEN, 'API key retired'));
 }
@@ -90,7 +93,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
           // The key could not be checked (the database unreachable): 4500, which a client
           // retries, instead of 4403 for a key that may be good. The first close code stands.
           services.log.error({ err }, 'graphql-ws handshake: the key could not be checked');
-          (ctx.extra as unknown as { socket: { close(code: number, reason: string): void } }).socket.close(INTERNAL_ERROR, 'Internal server error');
+          (ctx.extra as SocketExtra).socket.close(INTERNAL_ERROR, 'Internal server error');
           return false;
         }
       },
@@ -136,12 +139,12 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         const rateLimit = ctx.extra.rateLimits?.get(id);
         // An operation refused with `error` never completes: its figures go now.
         ctx.extra.rateLimits?.delete(id);
-        settle(ctx.extra as Extra & { socket: { close(code: number, reason: string): void } }, id);
+        settle(ctx.extra as SocketExtra, id);
         return stampErrors(errors, rateLimit);
       },
       onComplete: (ctx, id) => {
         ctx.extra.rateLimits?.delete(id);
-        settle(ctx.extra as Extra & { socket: { close(code: number, reason: string): void } }, id);
+        settle(ctx.extra as SocketExtra, id);
       },
     },
     wss,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import { processAlive } from '../process-alive.js';
+import { waitFor } from '../../../test/jobs/support/wait.js';
 
 // The CPU limit is read from /proc: Linux only, as Podtext's image is.
 describe.runIf(process.platform === 'linux')('runCommand CPU-time limit', () => {
@@ -43,10 +44,10 @@ describe.runIf(process.platform === 'linux')('runCommand when Podtext dies', () 
       void runCommand('sleep', ['60'], { timeoutMs: 120000 });
       setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
-    const sleeper = await waitFor(async () => childOf(parent.pid!, 'sleep'));
+    const sleeper = await waitFor(async () => (await childOf(parent.pid!, 'sleep')) ?? undefined, 15_000, 'the sleep child');
     parent.kill('SIGKILL');
     try {
-      expect(await waitFor(async () => (processAlive(sleeper) ? null : 'gone'))).toBe('gone');
+      expect(await waitFor(() => (processAlive(sleeper) ? undefined : 'gone'), 15_000, 'the sleep child to die')).toBe('gone');
     } finally {
       if (processAlive(sleeper)) process.kill(sleeper, 'SIGKILL');
     }
@@ -66,14 +67,4 @@ async function childOf(pid: number, name: string): Promise<number | null> {
     if (stat.includes(`(${name})`) && Number(fields[1]) === pid) return Number(entry);
   }
   return null;
-}
-
-async function waitFor<T>(probe: () => Promise<T | null>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

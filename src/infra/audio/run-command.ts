@@ -88,8 +88,7 @@ export function runCommand(
       resolve(emptyResult({ aborted: true }));
       return;
     }
-    setprivInstalled ??= process.platform === 'linux' && existsSync(SETPRIV);
-    const guarded = setprivInstalled;
+    const guarded = (setprivInstalled ??= process.platform === 'linux' && existsSync(SETPRIV));
     const child = guarded
       ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], shell: false })
       : spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
