@@ -24,6 +24,7 @@ export const errorStatus = {
   header_too_large: 431,
   upstream_failed: 502,
   internal: 500,
+  unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -21,13 +21,23 @@ import type { Credentials } from '../core/door/credentials.js';
 import type { Admission, Call, Door } from '../core/door/door.js';
 import { type OperationName, isOperationName } from '../core/door/operations.js';
 import { DomainError, errorStatus, invalid } from '../core/errors.js';
+import { databaseUnavailable } from '../infra/db/unavailable.js';
 import { MAX_ALIASES } from './limits.js';
 
 type Variables = Record<string, unknown> | null | undefined;
 
 export function toGraphQLError(err: unknown): GraphQLError {
-  if (err instanceof DomainError) {
-    return new GraphQLError(err.message, { extensions: { code: err.code, http: { status: errorStatus[err.code] } } });
+  const known = err instanceof DomainError ? err : databaseUnavailable(err);
+  if (known) {
+    // Over HTTP, yoga answers with the status and headers; over graphql-ws the client reads the code.
+    const retryAfter = known.details?.retryAfter;
+    const http = { status: errorStatus[known.code], ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) };
+    const field = known.details?.field;
+    if (typeof field !== 'string') return new GraphQLError(known.message, { extensions: { code: known.code, http } });
+    // The core names REST's fields (`webhook_url: …`); GraphQL's arguments are camelCase.
+    const name = field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    const message = known.message.startsWith(`${field}:`) ? name + known.message.slice(field.length) : known.message;
+    return new GraphQLError(message, { extensions: { code: known.code, field: name, http } });
   }
   return new GraphQLError('Something went wrong on our side; it has been logged.', { extensions: { code: 'internal' } });
 }

@@ -9,6 +9,7 @@ import { type CallReader, admitOperation, createCallReader, toGraphQLError } fro
 import type { GraphQLContext } from './context.js';
 import { type KeyRetirement, createKeyRetirement } from './key-retirement.js';
 import { queryLimits } from './limits.js';
+import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import { stampResponse } from '../wire/rate-limit-stamps.js';
 import { buildSchema } from './schema.js';
 
@@ -196,7 +197,8 @@ export function createGraphQL(services: Services, options: { production: boolean
         if (error instanceof GraphQLError && !error.path && /^Variable "\$\w+"/.test(error.message)) {
           return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'invalid_request', http: { status: errorStatus.invalid_request } } });
         }
-        services.log.error({ err: original }, 'graphql resolver failed');
+        if (isDatabaseUnavailable(original)) services.log.warn({ err: original }, 'database unreachable');
+        else services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);
       },
     },

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
+import { databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import { bodyUnread } from './request-credentials.js';
 
@@ -34,6 +35,12 @@ export function toErrorResponse(c: Context, err: unknown, log: Logger): Response
     // The client went away mid-request: nothing to answer, nothing to alarm anyone about.
     log.debug({ err }, 'client aborted the request');
     return answer(c, 'invalid_request', 'request: aborted by the client', 400);
+  }
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) {
+    log.warn({ err }, 'database unreachable');
+    c.header('Retry-After', String(unavailable.details?.retryAfter));
+    return answer(c, unavailable.code, unavailable.message, errorStatus.unavailable);
   }
   log.error({ err }, 'unhandled error');
   return answer(c, 'internal', 'Something went wrong on our side; it has been logged.', 500);

@@ -39,6 +39,8 @@ function description(): string {
     '## Errors',
     'Every error answers `{"error": {"code", "message"}}`; malformed input names the field in the message (`"field: message"`).',
     '',
+    'While the database is unreachable (a restart, a failover, refused connections) a call that needs it answers 503 `unavailable` with `Retry-After` in seconds; nothing it asked for was done. A key no server process has checked yet gets no rate-limit figures then, since none could be read; GraphQL answers the same code, status and header.',
+    '',
     '| code | status |',
     '|---|---|',
     codeRows,

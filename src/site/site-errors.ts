@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import { errorPage } from './pages/error-page.js';
 
@@ -9,8 +10,14 @@ export function isSitePath(path: string): boolean {
   return !MACHINE_PATHS.some((p) => path === p || path.startsWith(p));
 }
 
-/** An unexpected failure on a page: logged once, answered with the 500 page. */
+/** An unexpected failure on a page: logged once, answered with the 500 page (503 while the database is unreachable). */
 export function sitePageError(c: Context, err: Error, log: Logger) {
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) {
+    log.warn({ err, path: c.req.path }, 'database unreachable');
+    c.header('Retry-After', String(unavailable.details?.retryAfter));
+    return c.html(errorPage(503, 'Podtext is briefly unavailable', 'Podtext cannot reach its database right now. Try again in a few seconds.'), 503);
+  }
   log.error({ err, path: c.req.path }, 'page failed');
   return c.html(errorPage(500, 'Something went wrong', 'Podtext could not show this page. Try again in a moment.'), 500);
 }

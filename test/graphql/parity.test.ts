@@ -55,6 +55,15 @@ describe('REST and GraphQL give the same answers', () => {
     expect(noKey.errors?.[0]?.extensions?.code).toBe('unauthorized');
   });
 
+  it('a bad argument is named as GraphQL spells it, where REST names its own field', async () => {
+    const a = await t.account({ credits: 1 });
+    const rest = (await (await t.api('GET', '/transcripts/NOT-AN-ID', { key: a.key })).json()) as { error: { message: string } };
+    expect(rest.error.message).toMatch(/^transcript_id: /);
+    const r = await t.gql('{ transcript(transcriptId: "NOT-AN-ID") { __typename } }', {}, a.key);
+    expect(r.body.errors?.[0]?.message).toBe(rest.error.message.replace(/^transcript_id/, 'transcriptId'));
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', field: 'transcriptId' });
+  });
+
   it('every domain error code maps to one status and the same GraphQL code', () => {
     for (const code of Object.keys(errorStatus) as ErrorCode[]) {
       const e = toGraphQLError(new DomainError(code, 'x'));

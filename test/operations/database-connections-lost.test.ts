@@ -51,34 +51,53 @@ describe.skipIf(!hasPostgres())('the event bus when PostgreSQL ends its connecti
   });
 });
 
+/**
+ * Runs `down` while PostgreSQL refuses connections to `url`'s database (its
+ * sessions ended, as in a restart), then `up` once it accepts them again.
+ * From the server's default database: a database cannot refuse connections to itself.
+ */
+async function whileRefusing(url: string, down: () => Promise<void>, up: () => Promise<void>): Promise<void> {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const name = new URL(url).pathname.slice(1);
+  try {
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+    await down();
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    await up();
+  } finally {
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
 describe.skipIf(!hasPostgres())('/metrics while the database refuses connections', () => {
   it('still answers with the process figures, says podtext_database_up 0, leaves the database gauges out, and recovers', async () => {
     const db = await freshPostgresDatabase();
     const { startTestPodtext } = await import('../support/podtext.js');
     const t = await startTestPodtext({ databaseUrl: db.url, env: { METRICS_TOKEN: 'tok' } });
-    // From the server's default database: a database cannot refuse connections to itself.
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    const name = new URL(db.url).pathname.slice(1);
     const scrape = async () => {
       const res = await t.request('/metrics', { headers: { authorization: 'Bearer tok' } });
       return { status: res.status, text: await res.text() };
     };
     try {
       expect((await scrape()).text).toMatch(/^podtext_database_up 1$/m);
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
-      const down = await scrape();
-      expect(down.status).toBe(200);
-      expect(down.text).toMatch(/^podtext_database_up 0$/m);
-      expect(down.text).toMatch(/^process_resident_memory_bytes /m);
-      expect(down.text).not.toMatch(/^podtext_jobs\{/m);
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      await expect.poll(async () => (await scrape()).text, { timeout: 15_000 }).toMatch(/^podtext_database_up 1$/m);
-      expect((await scrape()).text).toMatch(/^podtext_jobs\{/m);
+      await whileRefusing(
+        db.url,
+        async () => {
+          const down = await scrape();
+          expect(down.status).toBe(200);
+          expect(down.text).toMatch(/^podtext_database_up 0$/m);
+          expect(down.text).toMatch(/^process_resident_memory_bytes /m);
+          expect(down.text).not.toMatch(/^podtext_jobs\{/m);
+        },
+        async () => {
+          await expect.poll(async () => (await scrape()).text, { timeout: 15_000 }).toMatch(/^podtext_database_up 1$/m);
+          expect((await scrape()).text).toMatch(/^podtext_jobs\{/m);
+        },
+      );
     } finally {
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
-      await admin.end();
       await t.close();
       await db.drop();
     }
@@ -106,18 +125,60 @@ describe.skipIf(!hasPostgres())('a key checked while the database refuses connec
         });
         socket.on('close', (code) => resolve(String(code)));
       });
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    const name = new URL(db.url).pathname.slice(1);
     try {
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
-      expect(await handshake()).toBe('4500');
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      await expect.poll(handshake, { timeout: 15_000 }).toBe('ack');
+      await whileRefusing(
+        db.url,
+        async () => expect(await handshake()).toBe('4500'),
+        async () => expect.poll(handshake, { timeout: 15_000 }).toBe('ack'),
+      );
     } finally {
-      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
-      await admin.end();
+      await t.close();
+      await db.drop();
+    }
+  });
+});
+
+describe.skipIf(!hasPostgres())('REST calls while the database refuses connections', () => {
+  it('answer 503 with Retry-After and the error body (not 500, not 401), and the same calls succeed once the database is back', async () => {
+    const db = await freshPostgresDatabase();
+    const { startTestPodtext } = await import('../support/podtext.js');
+    const t = await startTestPodtext({ databaseUrl: db.url });
+    // A key never used yet (no process has it cached) and one already checked.
+    const fresh = await t.account();
+    const warm = await t.account();
+    expect((await t.api('GET', '/me', { key: warm.key })).status).toBe(200);
+    try {
+      await whileRefusing(
+        db.url,
+        async () => {
+          const calls = [
+            { key: fresh.key, method: 'GET', path: '/me' },
+            { key: warm.key, method: 'GET', path: '/search?q=history' },
+            { key: undefined, method: 'POST', path: '/register/start', body: { email: 'outage@example.com' } },
+          ];
+          for (const { key, method, path, body } of calls) {
+            const res = await t.api(method, path, { key, body });
+            expect(res.status, `${method} ${path}`).toBe(503);
+            expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+            expect(await res.json()).toMatchObject({ error: { code: 'unavailable', message: expect.stringMatching(/database/i) } });
+          }
+          // The website: its own page, with the same advice.
+          const page = await t.request('/');
+          expect(page.status).toBe(503);
+          expect(page.headers.get('retry-after')).toBe('5');
+          expect(await page.text()).toMatch(/cannot reach its database/);
+          // GraphQL over HTTP says the same: the code, the status and when to retry.
+          const gql = await t.gql('{ search(q: "history") { query } }', {}, warm.key);
+          expect(gql.body.errors?.[0]?.extensions?.code).toBe('unavailable');
+          expect(gql.status).toBe(503);
+          expect(Number(gql.headers.get('retry-after'))).toBeGreaterThan(0);
+        },
+        async () => {
+          await expect.poll(async () => (await t.api('GET', '/me', { key: fresh.key })).status, { timeout: 15_000 }).toBe(200);
+          expect((await t.api('GET', '/search?q=history', { key: warm.key })).status).toBe(200);
+        },
+      );
+    } finally {
       await t.close();
       await db.drop();
     }

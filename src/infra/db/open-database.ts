@@ -63,6 +63,9 @@ export interface OpenOptions {
 /** `idle_in_transaction_session_timeout` of Podtext's PostgreSQL sessions, in ms: one minute. */
 export const IDLE_IN_TRANSACTION_MS = 60_000;
 
+/** How long a call waits for a PostgreSQL connection (new or from the pool), in ms. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Extensions Podtext's migrations use; loaded into PGlite, created on PostgreSQL. */
 export const pgliteExtensions = { pg_trgm, unaccent };
 
@@ -114,6 +117,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       // tables; PostgreSQL ends it after this long. Podtext's transactions
       // never wait on anything but the database.
       options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+      // A server that never answers (a network partition) fails the call
+      // after this long, as a 503, instead of holding it open for good.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     const { runner, client } = poolRunner(pool);
     try {

@@ -21,7 +21,7 @@ export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
 }
 
 /** Documents the listed error statuses with the error body. */
-export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 | 413 | 429 | 431 | 500 | 502, string>>) {
+export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 | 413 | 429 | 431 | 500 | 502 | 503, string>>) {
   const out: Record<number, { description: string; headers: typeof rateLimitHeaders; content: { 'application/json': { schema: typeof ErrorSchema } } }> = {};
   for (const [status, description] of Object.entries(descriptions)) {
     out[Number(status)] = { description: description!, headers: rateLimitHeaders, content: { 'application/json': { schema: ErrorSchema } } };
@@ -34,6 +34,7 @@ export const keyedErrors = {
   400: 'Malformed input (the message names the field), or both auth headers with different keys.',
   401: 'Missing, unknown or retired key.',
   429: 'The daily request allowance is spent.',
+  503: 'The database is unreachable (`unavailable`); nothing was done. Try again after `Retry-After` seconds.',
 } as const;
 
 export const keyed: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
