@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { invalid } from '../core/errors.js';
 import type { RestEnv } from './env.js';
+import { validationMessage } from './validation-message.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerAiSearchRoutes } from './routes/ai-search.js';
 import { registerBillingRoutes } from './routes/billing.js';
@@ -28,7 +29,7 @@ export function createRestApi(): OpenAPIHono<RestEnv> {
       if (!result.success) {
         const issue = result.error.issues[0];
         const field = issue?.path.length ? issue.path.join('.') : result.target === 'json' ? 'body' : result.target;
-        throw invalid(String(field), issue?.message ?? 'invalid');
+        throw invalid(String(field), issue ? validationMessage(issue) : 'invalid');
       }
     },
   });

@@ -14,6 +14,8 @@ import type { OnJobDone } from '../core/jobs/job-done-payload.js';
 import type { JobOptions } from '../core/jobs/job-options.js';
 import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
 import { classifyFailure } from './transcription-errors.js';
+import { keepResult } from './keep-result.js';
+import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import { defaultPipelineOptions, type PipelineDeps, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
 import { checkTranscriptionTools } from './transcription-preflight.js';
 import { SlotPool } from './transcription-slots.js';
@@ -122,6 +124,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       return beating;
     };
     const timer = setInterval(beat, Math.max(200, (task.leaseSeconds * 1000) / 3));
+    const keep = { withinMs: task.leaseSeconds * 1000, signal, log: tlog };
     try {
       if (task.failures >= task.maxAttempts) {
         await jobs.tasks.fail(task, { message: `gave up after ${task.failures} attempts (workers stopped mid-task)`, permanent: true });
@@ -130,7 +133,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const out = await runPipeline(
         task,
         join(scratch, `${task.id}-${task.attempt}`),
-        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, slotSince, handOff: (chunks, f) => jobs.tasks.splitIntoChunks(task, chunks, f), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
+        { outbound, engines, fastAvailable, lender: pool, options, log: tlog, slotSince, handOff: (chunks, f) => keepResult(() => jobs.tasks.splitIntoChunks(task, chunks, f), keep), vocabulary: () => jobs.tasks.vocabulary(task.transcriptId), keepReference: deps.keepReference },
         async (stage, progress, audioSeconds) => {
           const moved = stage !== state.stage;
           state = { stage, progress, audioSeconds: audioSeconds ?? state.audioSeconds };
@@ -148,7 +151,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       }
       await beating;
       if (lost) return;
-      const outcome = await jobs.tasks.complete(task, out.result, out.engineName);
+      const outcome = await keepResult(() => jobs.tasks.complete(task, out.result, out.engineName), keep);
       if (outcome === 'stale') tlog.warn('late result rejected: the lease had run out or the task was claimed again');
       else deps.onTaskTimings?.(task, out.timings);
     } catch (err) {
@@ -202,7 +205,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       const engineSeconds = (performance.now() - began) / 1000;
       if (lost) return;
       // The lane's throughput counts the whole time the slot was held (claim, scratch file, engine), not the engine's alone.
-      const outcome = await jobs.tasks.completeChunk(chunk, result, (performance.now() - slotSince) / 1000, engines);
+      const outcome = await keepResult(() => jobs.tasks.completeChunk(chunk, result, (performance.now() - slotSince) / 1000, engines), { withinMs: chunk.leaseSeconds * 1000, signal, log: clog });
       if (outcome === 'stale') clog.warn('late chunk rejected: the lease had run out or the chunk was claimed again');
       else deps.onChunkTimings?.(chunk, { engineSeconds, settled: outcome === 'settled' });
     } catch (err) {
@@ -236,6 +239,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       wakeClaim = done;
     });
 
+  let claimFailing = false;
   try {
     while (!signal.aborted) {
       if (pool.free() <= 0) {
@@ -247,8 +251,12 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       let work: Awaited<ReturnType<typeof jobs.tasks.claimWork>> = null;
       try {
         work = await jobs.tasks.claimWork(poolId);
+        claimFailing = false;
       } catch (err) {
-        log.error({ err }, 'claiming transcription work failed');
+        // An outage is said once, not at every poll until the database is back.
+        if (!isDatabaseUnavailable(err)) log.error({ err }, 'claiming transcription work failed');
+        else if (!claimFailing) log.warn({ err }, 'database unreachable; claiming work again once it answers');
+        claimFailing = isDatabaseUnavailable(err);
       } finally {
         pool.unreserve();
       }

@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventBus, type PodtextEvent, createPgEventBus } from '../../src/infra/events/event-bus.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
+import { SHORT_PASSAGE } from '../audio/passages.js';
+import { newGuid, startAudioServer } from '../jobs/support/audio-server.js';
+import { jobDone, postRequest } from '../jobs/support/jobs-api.js';
+import { spokenMp3 } from '../jobs/support/spoken.js';
+import { waitFor } from '../jobs/support/wait.js';
+import { spawnWorker } from '../jobs/support/worker-child.js';
 import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
 
 // A database restart, a failover or an operator's pg_terminate_backend ends the
@@ -183,4 +190,43 @@ describe.skipIf(!hasPostgres())('REST calls while the database refuses connectio
       await db.drop();
     }
   });
+});
+
+describe.skipIf(!hasPostgres())('a transcription finished while the database refuses connections', () => {
+  it('is kept by the worker and stored once the database is back: recognised once, charged once', async () => {
+    const db = await freshPostgresDatabase();
+    const audio = await startAudioServer();
+    audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
+    const { startTestPodtext } = await import('../support/podtext.js');
+    // The API process runs no workers; a ROLE=worker process does the work, as an operator runs it.
+    const t = await startTestPodtext({ databaseUrl: db.url, env: { OUTBOUND_ALLOW: audio.endpoint, WORKERS: '0' } });
+    const worker = await spawnWorker({ databaseUrl: db.url, outboundAllow: audio.endpoint });
+    try {
+      const a = await t.account({ credits: 5 });
+      const guid = newGuid('outage');
+      const created = await postRequest(t, a.key, { episodes: [{ guid, url: audio.url('/spoken.mp3') }] });
+      expect(created.status).toBe(200);
+      const task = () => t.podtext.services.db.transcriptionTask.findFirstOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
+      await waitFor(async () => ((await task()).stage === 'recognise' ? true : undefined), 60_000, 'recognition', 10);
+      await whileRefusing(
+        db.url,
+        // The recogniser finishes with the database gone: the worker says it keeps the result.
+        async () => void (await waitFor(() => worker.output().includes('keeping the result'), 60_000, () => `the worker to keep its result (log: ${worker.output().slice(-1500)})`, 100)),
+        async () => {
+          const job = await jobDone(t, a.key, created.body.job.id, 60_000);
+          expect(job).toMatchObject({ status: 'done', done: 1, credits_refunded: 0 });
+          // Logged just after the commit the API already shows.
+          await waitFor(() => worker.output().includes('result stored once the database answered again'), 10_000, 'the worker to say it stored the result', 100);
+        },
+      );
+      // Stored by the first attempt: nothing recognised twice, nothing left to a lease running out.
+      expect(await task()).toMatchObject({ status: 'done', attempt: 1, failures: 0 });
+      expect((await (await t.api('GET', '/me', { key: a.key })).json()) as { credits: number }).toMatchObject({ credits: 4 });
+    } finally {
+      await worker.dispose();
+      await t.close();
+      await audio.close();
+      await db.drop();
+    }
+  }, 180_000);
 });

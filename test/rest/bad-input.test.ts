@@ -60,3 +60,16 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     expect(res.status).toBe(431);
   });
 });
+
+describe('validation messages', () => {
+  it('says what is wrong in plain words, not in the validator\'s', async () => {
+    const a = await t.account();
+    const message = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message;
+    expect(await message(await t.api('POST', '/register/start', { body: {} }))).toBe('email: required');
+    expect(await message(await t.api('POST', '/register/start', { body: { email: 42 } }))).toBe('email: must be a string');
+    expect(await message(await t.api('POST', '/requests', { key: a.key, body: {} }))).toBe('episodes: required');
+    expect(await message(await t.api('POST', '/requests', { key: a.key, body: { episodes: 'x' } }))).toBe('episodes: must be a list');
+    expect(await message(await t.api('POST', '/requests', { key: a.key, body: { episodes: [{}] } }))).toBe('episodes.0.guid: required');
+    expect(await message(await t.api('GET', '/search', { key: a.key }))).toBe('q: required');
+  });
+});
