@@ -185,7 +185,7 @@ export function createGraphQL(services: Services, options: { production: boolean
     cors: (request) => {
       const origin = request.headers.get('origin');
       if (origin === siteOrigin) return { origin: siteOrigin, credentials: true };
-      return { origin: '*', credentials: false, allowedHeaders: ['authorization', 'x-api-key', 'content-type'] };
+      return { origin: '*', credentials: false, allowedHeaders: ['authorization', 'x-api-key', 'content-type'], exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'] };
     },
     maskedErrors: {
       maskError(error) {

@@ -21,6 +21,8 @@ function description(): string {
     '',
     '`X-RateLimit-Limit` and `X-RateLimit-Remaining` are on every answer under `/api/v1`; calls counted against no account (keyless calls, 401s) report the Free allowance untouched (1000 and 1000). A header sent twice (`Authorization` or `X-Api-Key`) is refused with 400. An answer given before a request body was read (413 among them) says `Connection: close`.',
     '',
+    'Pages on any origin may call the API from a browser with a key in a header (CORS): answers to a request with `Origin` carry `Access-Control-Allow-Origin: *` and expose the rate-limit headers, `Retry-After`, `ETag` and `Allow`; a preflight learns the route\'s methods and may send `Authorization`, `X-Api-Key`, `Content-Type` and `If-None-Match`. Keys never travel in cookies, so a page can only use a key it was given.',
+    '',
     '## Credit prices',
     '| Action | Credits |',
     '|---|---|',

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { DomainError } from '../../core/errors.js';
 import { type OperationName, isOperationName } from '../../core/door/operations.js';
 import type { RestEnv } from '../env.js';
+import { allowCrossOrigin, answerPreflight } from '../cross-origin.js';
 import { requestCredentials } from '../request-credentials.js';
 import { nodeResponse, stampRateLimit } from '../../wire/rate-limit-stamps.js';
 
@@ -76,6 +77,8 @@ export function routeMatcher(api: OpenAPIHono<RestEnv>, prefix: string) {
 export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     const found = match(c.req.method, c.req.path);
+    // First, so that a browser can read every answer, the door's refusals included.
+    allowCrossOrigin(c);
     const operation = found.kind === 'operation' ? found.operation : 'unknownCall';
     c.set('operation', operation);
     const input = found.kind === 'operation' && found.transcriptId !== undefined ? { transcriptId: found.transcriptId } : undefined;
@@ -88,7 +91,10 @@ export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHand
       // HEAD goes wherever GET does; OPTIONS is answered here, for every route.
       const allow = [...found.allow, ...(found.allow.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
       c.header('Allow', allow);
-      if (c.req.method === 'OPTIONS') return c.body(null, 204);
+      if (c.req.method === 'OPTIONS') {
+        answerPreflight(c, allow);
+        return c.body(null, 204);
+      }
       throw new DomainError('method_not_allowed', `${c.req.method} is not allowed here; use ${found.allow.join(' or ')}.`);
     }
     if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
