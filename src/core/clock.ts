@@ -18,3 +18,9 @@ export function utcDay(date: Date): string {
 
 let lastDay = Number.NaN;
 let lastDayText = '';
+
+/** Whole seconds from `date` to the next 00:00 UTC, when daily allowances reset (at least 1). */
+export function secondsToNextUtcDay(date: Date): number {
+  const ms = date.getTime();
+  return Math.max(1, Math.ceil((Math.floor(ms / 86_400_000 + 1) * 86_400_000 - ms) / 1000));
+}

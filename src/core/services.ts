@@ -113,7 +113,7 @@ export function createServices(deps: CoreDeps) {
     checkWebhookUrl: (url) => webhooks.assertWebhookUrl(url),
     options: deps.jobOptions,
   });
-  const door = createDoor({ keys, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
+  const door = createDoor({ keys, clock, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
   const artwork = createShowArtwork({ db: deps.db, outbound, clock, log: deps.log, options: deps.artwork });
   return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, artwork, webhooks, aiSearch, jobs };

@@ -20,7 +20,11 @@ function answer(c: Context, code: ErrorCode, message: string, status: number): R
 
 /** The one place a thrown error becomes an HTTP answer. */
 export function toErrorResponse(c: Context, err: unknown, log: Logger): Response {
-  if (err instanceof DomainError) return answer(c, err.code, err.message, errorStatus[err.code]);
+  if (err instanceof DomainError) {
+    // A refusal that ends at a known time (an allowance, an attempt window) says when.
+    if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
+    return answer(c, err.code, err.message, errorStatus[err.code]);
+  }
   if (err instanceof HTTPException) {
     // Raised by Hono itself: body limit, a body that is not JSON. Each code keeps its one
     // status: a body sent without a JSON content type (415 from the validator) is a 400
@@ -39,8 +43,7 @@ export function toErrorResponse(c: Context, err: unknown, log: Logger): Response
   const unavailable = databaseUnavailable(err);
   if (unavailable) {
     log.warn({ err }, 'database unreachable');
-    c.header('Retry-After', String(unavailable.details?.retryAfter));
-    return answer(c, unavailable.code, unavailable.message, errorStatus.unavailable);
+    return toErrorResponse(c, unavailable, log);
   }
   log.error({ err }, 'unhandled error');
   return answer(c, 'internal', 'Something went wrong on our side; it has been logged.', 500);

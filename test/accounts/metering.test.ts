@@ -36,7 +36,11 @@ describe('request metering', () => {
     expect(over.status).toBe(429);
     expect(remaining(over)).toBe(0);
     expect(((await over.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
-    expect((await t.gql('{ me { credits } }', {}, a.key)).body.errors?.[0]?.extensions?.code).toBe('rate_limited');
+    // 23:50 UTC: the allowance resets in ten minutes, and clients are told when.
+    expect(over.headers.get('retry-after')).toBe('600');
+    const overGql = await t.gql('{ me { credits } }', {}, a.key);
+    expect(overGql.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
+    expect(overGql.headers.get('retry-after')).toBe('600');
 
     clock.set('2026-06-02T00:00:00Z');
     const fresh = await t.api('GET', '/me', { key: a.key });

@@ -110,6 +110,8 @@ describe('registration over real SMTP', () => {
     const sixth = await start('FLO@example.com.');
     expect(sixth.status).toBe(429);
     expect(((await sixth.json()) as { error: { code: string } }).error.code).toBe('too_many_attempts');
+    // All five in the same minute: the window frees a place in an hour.
+    expect(sixth.headers.get('retry-after')).toBe('3600');
     expect((await start('other@example.com')).status).toBe(200);
     clock.advance(61 * 60_000);
     expect((await start('flo@example.com')).status).toBe(200);

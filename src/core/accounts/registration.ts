@@ -54,9 +54,11 @@ export function createRegistration({ db, keys, outbox, links, clock }: Registrat
       await inTransaction(db, async (tx) => {
         // Serialise attempts for one address so the threshold is exact.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${email}))`;
-        const recent = await tx.registrationAttempt.count({ where: { email, createdAt: { gte: since } } });
-        if (recent >= MAX_ATTEMPTS_PER_WINDOW) {
-          throw new DomainError('too_many_attempts', `Too many registration attempts for this address; try again within ${ATTEMPT_WINDOW_MINUTES} minutes.`);
+        const recent = await tx.registrationAttempt.findMany({ where: { email, createdAt: { gte: since } }, select: { createdAt: true }, orderBy: { createdAt: 'asc' }, take: MAX_ATTEMPTS_PER_WINDOW });
+        if (recent.length >= MAX_ATTEMPTS_PER_WINDOW) {
+          // The next attempt is allowed once the oldest of these leaves the window.
+          const retryAfter = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + ATTEMPT_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
+          throw new DomainError('too_many_attempts', `Too many registration attempts for this address; try again within ${ATTEMPT_WINDOW_MINUTES} minutes.`, { retryAfter });
         }
         await tx.registrationAttempt.create({ data: { email, createdAt: now } });
         const account = await tx.account.findUnique({ where: { email }, select: { id: true } });

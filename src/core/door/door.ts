@@ -1,6 +1,7 @@
 import type { Actor } from '../accounts/actor.js';
 import type { KeyService } from '../accounts/key-service.js';
 import type { MeterResult, Metering } from '../accounts/metering.js';
+import { type Clock, secondsToNextUtcDay } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { plans } from '../pricing.js';
 import { type Credentials, keyFromCredentials } from './credentials.js';
@@ -46,6 +47,7 @@ export interface SessionAuthenticator {
 
 export interface DoorDeps {
   keys: KeyService;
+  clock: Clock;
   metering: Metering;
   sampleTranscriptId: string;
   sessions?: SessionAuthenticator;
@@ -70,7 +72,7 @@ function strictest(rules: KeyRule[]): KeyRule {
  *   not counted: there is no account to count against. Such answers, and
  *   every call without a key, report the Free allowance untouched.
  */
-export function createDoor({ keys, metering, sampleTranscriptId, sessions }: DoorDeps) {
+export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions }: DoorDeps) {
   async function identify(credentials: Credentials): Promise<Actor | null> {
     const key = keyFromCredentials(credentials);
     if (key) return keys.authenticate(key);
@@ -87,7 +89,8 @@ export function createDoor({ keys, metering, sampleTranscriptId, sessions }: Doo
       const message = cost > 1 && meter.remaining > 0
         ? `This operation needs ${cost} requests; ${meter.remaining} of the daily allowance of ${meter.limit} remain until 00:00 UTC. Send fewer root fields.`
         : `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`;
-      const error = new DomainError('rate_limited', message);
+      // Clients that honour Retry-After wait until the allowance resets.
+      const error = new DomainError('rate_limited', message, { retryAfter: secondsToNextUtcDay(clock.now()) });
       return { actor, meter, headers, error };
     }
     return { actor, meter, headers, error: null };

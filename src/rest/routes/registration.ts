@@ -14,7 +14,7 @@ const startRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: z.string().max(254).openapi({ format: 'email', example: 'you@example.com' }) }) } } } },
   responses: {
     200: ok(z.object({ ok: z.boolean(), message: z.string() }), 'Mail queued'),
-    ...errors({ 400: 'Invalid email address.', 429: 'Too many attempts for this address.' }),
+    ...errors({ 400: 'Invalid email address.', 429: 'Too many attempts for this address (`too_many_attempts`); `Retry-After` gives the seconds until the next is allowed.' }),
   },
 });
 

@@ -33,7 +33,7 @@ export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 
 export const keyedErrors = {
   400: 'Malformed input (the message names the field), or both auth headers with different keys.',
   401: 'Missing, unknown or retired key.',
-  429: 'The daily request allowance is spent.',
+  429: 'The daily request allowance is spent (`rate_limited`); `Retry-After` gives the seconds until it resets at 00:00 UTC.',
   503: 'The database is unreachable (`unavailable`); nothing was done. Try again after `Retry-After` seconds.',
 } as const;
 
