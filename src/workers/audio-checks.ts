@@ -1,6 +1,7 @@
 import type { AudioChecks } from '../core/transcripts/alignment/audio-check-service.js';
 import { fingerprintToolVersion } from '../infra/audio/fingerprint.js';
 import type { EventBus } from '../infra/events/event-bus.js';
+import { loopFailures } from '../infra/db/loop-failures.js';
 import type { Logger } from '../infra/logger.js';
 
 export interface AudioCheckLoopOptions {
@@ -25,6 +26,7 @@ export async function runAudioChecks(checks: AudioChecks, bus: EventBus, log: Lo
   }
   const pollMs = options.pollMs ?? Math.min(60_000, Math.max(1000, (checks.options.intervalSeconds * 1000) / 10));
   const batch = options.batch ?? 4;
+  const failed = loopFailures(log, 'audio check pass failed');
   let wake: (() => void) | null = null;
   let woken = false;
   const unsubscribe = bus.subscribe((e) => {
@@ -45,7 +47,7 @@ export async function runAudioChecks(checks: AudioChecks, bus: EventBus, log: Lo
           await checks.check(id, signal);
         }
       } catch (err) {
-        if (!signal.aborted) log.error({ err }, 'audio check pass failed');
+        if (!signal.aborted) failed(err);
       }
       if (due.length >= batch || woken || signal.aborted) continue;
       await new Promise<void>((resolve) => {

@@ -15,7 +15,7 @@ import type { JobOptions } from '../core/jobs/job-options.js';
 import { createLaneEngines, type LaneConfigs } from './transcription-engines.js';
 import { classifyFailure } from './transcription-errors.js';
 import { keepResult } from './keep-result.js';
-import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
+import { loopFailures } from '../infra/db/loop-failures.js';
 import { defaultPipelineOptions, type PipelineDeps, type PipelineOptions, type PipelineTimings, runPipeline } from './transcription-pipeline.js';
 import { checkTranscriptionTools } from './transcription-preflight.js';
 import { SlotPool } from './transcription-slots.js';
@@ -98,7 +98,8 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
     pool.notify();
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  const announce = () => jobs.tasks.announce(poolId, pool.capacity).catch((err) => log.warn({ err }, 'worker pool announcement failed'));
+  const announceFailed = loopFailures(log, 'worker pool announcement failed');
+  const announce = () => jobs.tasks.announce(poolId, pool.capacity).catch(announceFailed);
   await announce();
   const announcer = setInterval(announce, options.announceMs);
   log.info({ poolId, slots: pool.capacity, standard: engines.standard.name, fast: deps.lanes.fast ? engines.fast.name : 'none' }, `transcription workers started: ${pool.capacity} slot(s)`);
@@ -239,7 +240,7 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       wakeClaim = done;
     });
 
-  let claimFailing = false;
+  const claimFailed = loopFailures(log, 'claiming transcription work failed');
   try {
     while (!signal.aborted) {
       if (pool.free() <= 0) {
@@ -251,12 +252,8 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
       let work: Awaited<ReturnType<typeof jobs.tasks.claimWork>> = null;
       try {
         work = await jobs.tasks.claimWork(poolId);
-        claimFailing = false;
       } catch (err) {
-        // An outage is said once, not at every poll until the database is back.
-        if (!isDatabaseUnavailable(err)) log.error({ err }, 'claiming transcription work failed');
-        else if (!claimFailing) log.warn({ err }, 'database unreachable; claiming work again once it answers');
-        claimFailing = isDatabaseUnavailable(err);
+        claimFailed(err);
       } finally {
         pool.unreserve();
       }

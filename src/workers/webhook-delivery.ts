@@ -1,6 +1,7 @@
 import { createLanePool } from '../core/webhooks/lane-pool.js';
 import type { WebhookService } from '../core/webhooks/webhook-service.js';
 import type { EventBus } from '../infra/events/event-bus.js';
+import { loopFailures } from '../infra/db/loop-failures.js';
 import type { Logger } from '../infra/logger.js';
 
 /** How often expired test inboxes are deleted, in ms. Default: 10 minutes. */
@@ -18,11 +19,13 @@ export async function runWebhookDelivery(
   signal: AbortSignal,
 ): Promise<void> {
   const { webhooks, bus, log } = deps;
+  const deliveryFailed = loopFailures(log, 'webhook delivery failed');
+  const purgeFailed = loopFailures(log, 'purging expired webhook inboxes failed');
   const pool = createLanePool(webhooks.settings.concurrency, (claimed) => webhooks.sendNext(signal, claimed), {
     stopped: () => signal.aborted,
     // A failed lane (e.g. the database away) is logged; the next tick tries again.
     onError: (err) => {
-      if (!signal.aborted) log.error({ err }, 'webhook delivery failed');
+      if (!signal.aborted) deliveryFailed(err);
     },
   });
   const kick = (): void => pool.kick();
@@ -35,7 +38,7 @@ export async function runWebhookDelivery(
     kick();
     if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = Date.now();
-    webhooks.purgeExpiredInboxes().catch((err) => log.error({ err }, 'purging expired webhook inboxes failed'));
+    webhooks.purgeExpiredInboxes().catch(purgeFailed);
   };
   const timer = setInterval(tick, webhooks.settings.pollMs);
   tick();

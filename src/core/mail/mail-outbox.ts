@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { type MailTransport, type OutgoingMail, PermanentMailError } from '../../infra/mail/mail-transport.js';
 import type { Logger } from '../../infra/logger.js';
+import { loopFailures } from '../../infra/db/loop-failures.js';
 import type { Tx } from '../transaction.js';
 
 /** Lease on a claimed mail, in seconds. Default: 120. */
@@ -73,6 +74,7 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
     /** Runs `drain` whenever notified, and every `everyMs` for retries. */
     run(signal: AbortSignal, everyMs = 5000): Promise<void> {
       return new Promise((resolve) => {
+        const failed = loopFailures(log, 'mail outbox failed');
         let busy: Promise<unknown> | null = null;
         let again = false;
         const tick = () => {
@@ -82,7 +84,7 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
             return;
           }
           busy = drain()
-            .catch((err) => log.error({ err }, 'mail outbox failed'))
+            .catch(failed)
             .finally(() => {
               busy = null;
               if (again && !signal.aborted) {
