@@ -9,6 +9,7 @@ import { spokenMp3 } from '../jobs/support/spoken.js';
 import { waitFor } from '../jobs/support/wait.js';
 import { spawnWorker } from '../jobs/support/worker-child.js';
 import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
+import { startResettingProxy } from '../support/resetting-proxy.js';
 
 // A database restart, a failover or an operator's pg_terminate_backend ends the
 // bus's connections: the process must go on, and hear the other processes again.
@@ -187,6 +188,30 @@ describe.skipIf(!hasPostgres())('REST calls while the database refuses connectio
       );
     } finally {
       await t.close();
+      await db.drop();
+    }
+  });
+});
+
+describe.skipIf(!hasPostgres())('REST calls whose database connection is reset on the way', () => {
+  it('answer 503 with Retry-After (a reset from the database side is not the client going away), and succeed once connections pass again', async () => {
+    const db = await freshPostgresDatabase();
+    const proxy = await startResettingProxy(new URL(db.url));
+    const { startTestPodtext } = await import('../support/podtext.js');
+    const t = await startTestPodtext({ databaseUrl: proxy.url(db.url) });
+    try {
+      // A key no process has checked yet: the call must read the database.
+      const fresh = await t.account();
+      proxy.resetting = true;
+      const res = await t.api('GET', '/me', { key: fresh.key });
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+      proxy.resetting = false;
+      await expect.poll(async () => (await t.api('GET', '/me', { key: fresh.key })).status, { timeout: 15_000 }).toBe(200);
+    } finally {
+      await t.close();
+      await proxy.close();
       await db.drop();
     }
   });
