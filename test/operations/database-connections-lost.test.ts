@@ -9,6 +9,7 @@ import { spokenMp3 } from '../jobs/support/spoken.js';
 import { waitFor } from '../jobs/support/wait.js';
 import { spawnWorker } from '../jobs/support/worker-child.js';
 import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
+import type { TestPodtext } from '../support/podtext.js';
 import { startResettingProxy } from '../support/resetting-proxy.js';
 
 // A database restart, a failover or an operator's pg_terminate_backend ends the
@@ -80,19 +81,32 @@ async function whileRefusing(url: string, down: () => Promise<void>, up: () => P
   }
 }
 
+/**
+ * Podtext on a fresh PostgreSQL database for `run`; both are closed after.
+ * `connect` turns the database's URL into the one Podtext is given (through a proxy, say).
+ */
+async function onFreshPostgres(run: (t: TestPodtext, dbUrl: string) => Promise<void>, options: { env?: Record<string, string>; connect?: (url: string) => string } = {}): Promise<void> {
+  const db = await freshPostgresDatabase();
+  const { startTestPodtext } = await import('../support/podtext.js');
+  const t = await startTestPodtext({ databaseUrl: options.connect?.(db.url) ?? db.url, env: options.env });
+  try {
+    await run(t, db.url);
+  } finally {
+    await t.close();
+    await db.drop();
+  }
+}
+
 describe.skipIf(!hasPostgres())('/metrics while the database refuses connections', () => {
   it('still answers with the process figures, says podtext_database_up 0, leaves the database gauges out, and recovers', async () => {
-    const db = await freshPostgresDatabase();
-    const { startTestPodtext } = await import('../support/podtext.js');
-    const t = await startTestPodtext({ databaseUrl: db.url, env: { METRICS_TOKEN: 'tok' } });
-    const scrape = async () => {
-      const res = await t.request('/metrics', { headers: { authorization: 'Bearer tok' } });
-      return { status: res.status, text: await res.text() };
-    };
-    try {
+    await onFreshPostgres(async (t, dbUrl) => {
+      const scrape = async () => {
+        const res = await t.request('/metrics', { headers: { authorization: 'Bearer tok' } });
+        return { status: res.status, text: await res.text() };
+      };
       expect((await scrape()).text).toMatch(/^podtext_database_up 1$/m);
       await whileRefusing(
-        db.url,
+        dbUrl,
         async () => {
           const down = await scrape();
           expect(down.status).toBe(200);
@@ -105,59 +119,47 @@ describe.skipIf(!hasPostgres())('/metrics while the database refuses connections
           expect((await scrape()).text).toMatch(/^podtext_jobs\{/m);
         },
       );
-    } finally {
-      await t.close();
-      await db.drop();
-    }
+    }, { env: { METRICS_TOKEN: 'tok' } });
   });
 });
 
 describe.skipIf(!hasPostgres())('a key checked while the database refuses connections', () => {
   it('is not called bad: graphql-ws closes with 4500 (try again), not 4403, and the same key connects once the database is back', async () => {
-    const db = await freshPostgresDatabase();
-    const { startTestPodtext } = await import('../support/podtext.js');
     const { default: WebSocket } = await import('ws');
-    const t = await startTestPodtext({ databaseUrl: db.url });
-    const wsUrl = `${(await t.podtext.listen()).replace('http', 'ws')}/graphql`;
-    // A key never used yet: no process has it cached, so the handshake reads the database.
-    const a = await t.account();
-    const handshake = () =>
-      new Promise<string>((resolve) => {
-        const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
-        socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } })));
-        socket.on('message', (m) => {
-          if (JSON.parse(String(m)).type === 'connection_ack') {
-            socket.close();
-            resolve('ack');
-          }
+    await onFreshPostgres(async (t, dbUrl) => {
+      const wsUrl = `${(await t.podtext.listen()).replace('http', 'ws')}/graphql`;
+      // A key never used yet: no process has it cached, so the handshake reads the database.
+      const a = await t.account();
+      const handshake = () =>
+        new Promise<string>((resolve) => {
+          const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+          socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } })));
+          socket.on('message', (m) => {
+            if (JSON.parse(String(m)).type === 'connection_ack') {
+              socket.close();
+              resolve('ack');
+            }
+          });
+          socket.on('close', (code) => resolve(String(code)));
         });
-        socket.on('close', (code) => resolve(String(code)));
-      });
-    try {
       await whileRefusing(
-        db.url,
+        dbUrl,
         async () => expect(await handshake()).toBe('4500'),
         async () => expect.poll(handshake, { timeout: 15_000 }).toBe('ack'),
       );
-    } finally {
-      await t.close();
-      await db.drop();
-    }
+    });
   });
 });
 
 describe.skipIf(!hasPostgres())('REST calls while the database refuses connections', () => {
   it('answer 503 with Retry-After and the error body (not 500, not 401), and the same calls succeed once the database is back', async () => {
-    const db = await freshPostgresDatabase();
-    const { startTestPodtext } = await import('../support/podtext.js');
-    const t = await startTestPodtext({ databaseUrl: db.url });
-    // A key never used yet (no process has it cached) and one already checked.
-    const fresh = await t.account();
-    const warm = await t.account();
-    expect((await t.api('GET', '/me', { key: warm.key })).status).toBe(200);
-    try {
+    await onFreshPostgres(async (t, dbUrl) => {
+      // A key never used yet (no process has it cached) and one already checked.
+      const fresh = await t.account();
+      const warm = await t.account();
+      expect((await t.api('GET', '/me', { key: warm.key })).status).toBe(200);
       await whileRefusing(
-        db.url,
+        dbUrl,
         async () => {
           const calls = [
             { key: fresh.key, method: 'GET', path: '/me' },
@@ -186,75 +188,69 @@ describe.skipIf(!hasPostgres())('REST calls while the database refuses connectio
           expect((await t.api('GET', '/search?q=history', { key: warm.key })).status).toBe(200);
         },
       );
-    } finally {
-      await t.close();
-      await db.drop();
-    }
+    });
   });
 });
 
 describe.skipIf(!hasPostgres())('REST calls whose database connection is reset on the way', () => {
   it('answer 503 with Retry-After (a reset from the database side is not the client going away), and succeed once connections pass again', async () => {
-    const db = await freshPostgresDatabase();
-    const proxy = await startResettingProxy(new URL(db.url));
-    const { startTestPodtext } = await import('../support/podtext.js');
-    const t = await startTestPodtext({ databaseUrl: proxy.url(db.url) });
+    const proxy = await startResettingProxy(new URL(process.env.TEST_DATABASE_URL!));
     try {
-      // A key no process has checked yet: the call must read the database.
-      const fresh = await t.account();
-      proxy.resetting = true;
-      const res = await t.api('GET', '/me', { key: fresh.key });
-      expect(res.status).toBe(503);
-      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
-      proxy.resetting = false;
-      await expect.poll(async () => (await t.api('GET', '/me', { key: fresh.key })).status, { timeout: 15_000 }).toBe(200);
+      await onFreshPostgres(async (t) => {
+        // A key no process has checked yet: the call must read the database.
+        const fresh = await t.account();
+        proxy.resetting = true;
+        const res = await t.api('GET', '/me', { key: fresh.key });
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+        proxy.resetting = false;
+        await expect.poll(async () => (await t.api('GET', '/me', { key: fresh.key })).status, { timeout: 15_000 }).toBe(200);
+      }, { connect: (url) => proxy.url(url) });
     } finally {
-      await t.close();
       await proxy.close();
-      await db.drop();
     }
   });
 });
 
 describe.skipIf(!hasPostgres())('a transcription finished while the database refuses connections', () => {
   it('is kept by the worker and stored once the database is back: recognised once, charged once', async () => {
-    const db = await freshPostgresDatabase();
     const audio = await startAudioServer();
     audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
-    const { startTestPodtext } = await import('../support/podtext.js');
-    // The API process runs no workers; a ROLE=worker process does the work, as an operator runs it.
-    const t = await startTestPodtext({ databaseUrl: db.url, env: { OUTBOUND_ALLOW: audio.endpoint, WORKERS: '0' } });
-    const worker = await spawnWorker({ databaseUrl: db.url, outboundAllow: audio.endpoint });
     try {
-      const a = await t.account({ credits: 5 });
-      const guid = newGuid('outage');
-      const created = await postRequest(t, a.key, { episodes: [{ guid, url: audio.url('/spoken.mp3') }] });
-      expect(created.status).toBe(200);
-      const task = () => t.podtext.services.db.transcriptionTask.findFirstOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
-      await waitFor(async () => ((await task()).stage === 'recognise' ? true : undefined), 60_000, 'recognition', 10);
-      await whileRefusing(
-        db.url,
-        // The recogniser finishes with the database gone: the worker says it keeps the result.
-        async () => void (await waitFor(() => worker.output().includes('keeping the result'), 60_000, () => `the worker to keep its result (log: ${worker.output().slice(-1500)})`, 100)),
-        async () => {
-          const job = await jobDone(t, a.key, created.body.job.id, 60_000);
-          expect(job).toMatchObject({ status: 'done', done: 1, credits_refunded: 0 });
-          // Logged just after the commit the API already shows.
-          await waitFor(() => worker.output().includes('result stored once the database answered again'), 10_000, 'the worker to say it stored the result', 100);
-        },
-      );
-      // The outage is logged as warnings, once a minute per loop, not as an error at every tick.
-      const errors = worker.output().split('\n').filter((l) => l.startsWith('{') && (JSON.parse(l) as { level: number }).level >= 50);
-      expect(errors).toEqual([]);
-      // Stored by the first attempt: nothing recognised twice, nothing left to a lease running out.
-      expect(await task()).toMatchObject({ status: 'done', attempt: 1, failures: 0 });
-      expect((await (await t.api('GET', '/me', { key: a.key })).json()) as { credits: number }).toMatchObject({ credits: 4 });
+      // The API process runs no workers; a ROLE=worker process does the work, as an operator runs it.
+      await onFreshPostgres(async (t, dbUrl) => {
+        const worker = await spawnWorker({ databaseUrl: dbUrl, outboundAllow: audio.endpoint });
+        try {
+          const a = await t.account({ credits: 5 });
+          const guid = newGuid('outage');
+          const created = await postRequest(t, a.key, { episodes: [{ guid, url: audio.url('/spoken.mp3') }] });
+          expect(created.status).toBe(200);
+          const task = () => t.podtext.services.db.transcriptionTask.findFirstOrThrow({ where: { transcriptId: transcriptIdFor(guid) } });
+          await waitFor(async () => ((await task()).stage === 'recognise' ? true : undefined), 60_000, 'recognition', 10);
+          await whileRefusing(
+            dbUrl,
+            // The recogniser finishes with the database gone: the worker says it keeps the result.
+            async () => void (await waitFor(() => worker.output().includes('keeping the result'), 60_000, () => `the worker to keep its result (log: ${worker.output().slice(-1500)})`, 100)),
+            async () => {
+              const job = await jobDone(t, a.key, created.body.job.id, 60_000);
+              expect(job).toMatchObject({ status: 'done', done: 1, credits_refunded: 0 });
+              // Logged just after the commit the API already shows.
+              await waitFor(() => worker.output().includes('result stored once the database answered again'), 10_000, 'the worker to say it stored the result', 100);
+            },
+          );
+          // The outage is logged as warnings, once a minute per loop, not as an error at every tick.
+          const errors = worker.output().split('\n').filter((l) => l.startsWith('{') && (JSON.parse(l) as { level: number }).level >= 50);
+          expect(errors).toEqual([]);
+          // Stored by the first attempt: nothing recognised twice, nothing left to a lease running out.
+          expect(await task()).toMatchObject({ status: 'done', attempt: 1, failures: 0 });
+          expect((await (await t.api('GET', '/me', { key: a.key })).json()) as { credits: number }).toMatchObject({ credits: 4 });
+        } finally {
+          await worker.dispose();
+        }
+      }, { env: { OUTBOUND_ALLOW: audio.endpoint, WORKERS: '0' } });
     } finally {
-      await worker.dispose();
-      await t.close();
       await audio.close();
-      await db.drop();
     }
   }, 180_000);
 });
