@@ -16,6 +16,7 @@ import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
 import { createRegistration } from './accounts/registration.js';
 import { createSessionService } from './accounts/sessions.js';
+import { createKeyRetirement } from './accounts/key-retirement.js';
 import { type Clock, systemClock } from './clock.js';
 import { createDoor } from './door/door.js';
 import { createLinks } from './links.js';
@@ -80,6 +81,7 @@ export function createServices(deps: CoreDeps) {
     onAccountChanged: accounts.changed,
   });
   const sessions = createSessionService({ db: deps.db, keys, clock });
+  const keyRetirement = createKeyRetirement(deps.bus);
   const outbound = deps.outbound ?? createOutboundClient();
   const registration = createRegistration({ db: deps.db, keys, outbox, links, clock, bus: deps.bus });
   const transcripts = createTranscriptService({
@@ -116,7 +118,7 @@ export function createServices(deps: CoreDeps) {
   const door = createDoor({ keys, clock, metering, sampleTranscriptId: transcripts.sampleTranscriptId, sessions });
   const discovery = createDiscovery({ db: deps.db, links, catalogIngest, clock, log: deps.log, sampleTranscriptId: transcripts.sampleTranscriptId });
   const artwork = createShowArtwork({ db: deps.db, outbound, clock, log: deps.log, options: deps.artwork });
-  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, artwork, webhooks, aiSearch, jobs };
+  return { db: deps.db, bus: deps.bus, log: deps.log, clock, links, outbox, keys, sessions, keyRetirement, metering, door, accounts, billing, registration, transcripts, outbound, catalogIngest, discovery, artwork, webhooks, aiSearch, jobs };
 }
 
 export type Services = ReturnType<typeof createServices>;

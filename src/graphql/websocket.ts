@@ -75,7 +75,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         try {
           const actor = await services.door.authenticate(credentialsFromParams(ctx.connectionParams));
           if (!actor) return false;
-          const watch = yoga.retirement.watch(actor);
+          const watch = services.keyRetirement.watch(actor);
           const extra = Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map(), running: new Set<string>(), retired: false });
           watch.signal.addEventListener(
             'abort',

@@ -7,7 +7,7 @@ import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { type CallReader, admitOperation, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
-import { type KeyRetirement, createKeyRetirement } from './key-retirement.js';
+import type { KeyRetirement } from '../core/accounts/key-retirement.js';
 import { queryLimits } from './limits.js';
 import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import { stampResponse } from '../wire/rate-limit-stamps.js';
@@ -22,7 +22,6 @@ export interface ContextSlot {
 export type PodtextYoga = YogaServerInstance<{ slot: ContextSlot }, GraphQLContext> & {
   /** Reads a document's calls for the door; shared with graphql-ws. */
   readCalls: CallReader;
-  retirement: KeyRetirement;
 };
 
 /**
@@ -56,48 +55,10 @@ function retirementPlugin(retirement: KeyRetirement): Plugin<GraphQLContext> {
       const watch = retirement.watch(args.contextValue.actor);
       return {
         onSubscribeResult({ result, setResult }) {
-          if (!(Symbol.asyncIterator in result)) {
-            watch.release();
-            return;
-          }
-          setResult(endOnAbort(result as AsyncIterable<never>, watch.signal, watch.release));
+          if (Symbol.asyncIterator in result) setResult(watch.guard(result as AsyncIterable<never>));
+          else watch.release();
         },
       };
-    },
-  };
-}
-
-/**
- * `source`, ending as soon as `signal` aborts, even while it waits for its
- * next item (a pending `next()` of an async generator would hold `return()`).
- */
-function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () => void): AsyncIterableIterator<T> {
-  const it = source[Symbol.asyncIterator]();
-  let finished = false;
-  const finish = (value?: unknown): IteratorResult<T> => {
-    if (!finished) {
-      finished = true;
-      onEnd();
-      void it.return?.(value as never)?.catch(() => undefined);
-    }
-    return { done: true, value: value as never };
-  };
-  const aborted = new Promise<IteratorResult<T>>((resolve) => signal.addEventListener('abort', () => resolve(finish()), { once: true }));
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      if (finished || signal.aborted) return finish();
-      const r = await Promise.race([it.next(), aborted]);
-      return r.done ? finish(r.value) : r;
-    },
-    async return(value?: unknown) {
-      return finish(value);
-    },
-    async throw(err?: unknown) {
-      finish();
-      throw err;
     },
   };
 }
@@ -169,7 +130,6 @@ function validationCodePlugin(): Plugin {
 export function createGraphQL(services: Services, options: { production: boolean; siteUrl: string; plugins?: Plugin[] }): PodtextYoga {
   const schema = buildSchema();
   const readCalls = createCallReader(schema);
-  const retirement = createKeyRetirement(services.bus);
   const siteOrigin = new URL(options.siteUrl).origin;
   const yoga = createYoga<{ slot: ContextSlot }, GraphQLContext>({
     schema,
@@ -209,7 +169,7 @@ export function createGraphQL(services: Services, options: { production: boolean
     },
     // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics)
     // come first, so that operations the door refuses are counted too.
-    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(retirement) as Plugin, validationCodePlugin(), notAcceptablePlugin()],
+    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(services.keyRetirement) as Plugin, validationCodePlugin(), notAcceptablePlugin()],
   });
-  return Object.assign(yoga, { readCalls, retirement });
+  return Object.assign(yoga, { readCalls });
 }

@@ -347,14 +347,25 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   });
 
   // Live job rows: the account's unfinished jobs, then every change, as server-sent events.
+  // The stream ends when the key is retired (a rotation signs every browser out) and,
+  // before each row, when this session has ended: nothing of the account reaches a
+  // browser that is no longer signed in.
   app.get('/account/jobs/events', async (c) => {
     const actor = await siteActor(c);
     if (!actor) return c.text('Signed out', 401);
-    const changes = await c.get('services').jobs.watchAll(actor);
+    const { jobs, keyRetirement } = c.get('services');
+    const retirement = keyRetirement.watch(actor);
+    let changes: AsyncIterableIterator<JobView>;
+    try {
+      changes = retirement.guard(await jobs.watchAll(actor));
+    } catch (err) {
+      retirement.release();
+      throw err;
+    }
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => void changes.return?.());
       for await (const job of changes) {
-        if (stream.aborted) break;
+        if (stream.aborted || (await siteActor(c))?.accountId !== actor.accountId) break;
         await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
       }
     });
