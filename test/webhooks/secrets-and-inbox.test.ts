@@ -55,6 +55,14 @@ describe('GET and POST /webhooks/secret', () => {
     expect((await json<{ secret: string }>(await t.api('GET', '/webhooks/secret', { key: a.key }))).secret).toBe(rotated.secret);
   });
 
+  it('POST on a key that never had a secret creates the first one and says nothing was rotated', async () => {
+    const a = await t.account();
+    const first = await json<{ secret: string; rotated: boolean }>(await t.api('POST', '/webhooks/secret', { key: a.key }));
+    expect(first).toEqual({ secret: expect.stringMatching(/^whsec_/), rotated: false });
+    expect((await json<{ secret: string }>(await t.api('GET', '/webhooks/secret', { key: a.key }))).secret).toBe(first.secret);
+    expect((await json<{ rotated: boolean }>(await t.api('POST', '/webhooks/secret', { key: a.key }))).rotated).toBe(true);
+  });
+
   it('needs a key', async () => {
     expect((await t.api('GET', '/webhooks/secret')).status).toBe(401);
     expect((await t.api('POST', '/webhooks/inbox')).status).toBe(401);

@@ -47,15 +47,17 @@ export function createWebhookSecrets(deps: { db: PrismaClient; box: SecretBox; c
      * Replaces the secret. The one replaced keeps signing for 24 hours; a second
      * rotation within that time drops the oldest.
      */
-    async rotate(accountId: string): Promise<string> {
+    async rotate(accountId: string): Promise<{ secret: string; rotated: boolean }> {
       const fresh = generateSecret();
       const now = clock.now();
-      await db.$executeRaw`
+      // xmax is 0 for a row this statement inserted: there was no secret to rotate, only one to create.
+      const [row] = await db.$queryRaw<{ rotated: boolean }[]>`
         INSERT INTO webhook_secrets (account_id, sealed_secret, created_at)
         VALUES (${accountId}::uuid, ${box.seal(fresh)}, ${now})
         ON CONFLICT (account_id) DO UPDATE
-          SET sealed_previous = webhook_secrets.sealed_secret, sealed_secret = EXCLUDED.sealed_secret, rotated_at = ${now}`;
-      return fresh;
+          SET sealed_previous = webhook_secrets.sealed_secret, sealed_secret = EXCLUDED.sealed_secret, rotated_at = ${now}
+        RETURNING (xmax::text <> '0') AS rotated`;
+      return { secret: fresh, rotated: row?.rotated ?? false };
     },
 
     /**

@@ -154,9 +154,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return { secret: await secrets.get(actor.accountId), header: SIGNATURE_HEADER, scheme: SIGNATURE_SCHEME };
     },
 
-    /** A new secret; the previous one keeps signing (as a second `v1=`) for 24 hours. */
-    async rotateSecret(actor: Actor): Promise<{ secret: string; rotated: true }> {
-      return { secret: await secrets.rotate(actor.accountId), rotated: true };
+    /**
+     * A new secret; the previous one keeps signing (as a second `v1=`) for 24
+     * hours. `rotated` is false when the account had no secret yet.
+     */
+    rotateSecret(actor: Actor): Promise<{ secret: string; rotated: boolean }> {
+      return secrets.rotate(actor.accountId);
     },
 
     /**

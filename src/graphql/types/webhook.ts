@@ -17,7 +17,7 @@ const WebhookSecretRef = builder.objectRef<{ secret: string; header: string; sch
 });
 
 const RotatedSecretRef = builder.objectRef<{ secret: string; rotated: boolean }>('RotateWebhookSecretResult').implement({
-  fields: (t) => ({ secret: t.exposeString('secret'), rotated: t.exposeBoolean('rotated') }),
+  fields: (t) => ({ secret: t.exposeString('secret'), rotated: t.exposeBoolean('rotated', { description: 'False when the key had no secret yet: this one is the first, and nothing else signs.' }) }),
 });
 
 const InboxRef = shapeType(inboxShape);

@@ -96,7 +96,7 @@ const rotateSecretRoute = createRoute({
   summary: 'Replace the signing secret',
   description: 'For 24 hours after a rotation every delivery carries two `v1=` signatures, with the new and the previous secret, so receivers can switch without losing events.',
   security: keyed,
-  responses: { 200: ok(z.object({ secret: z.string(), rotated: z.boolean() }), 'The new secret'), ...errors(keyedErrors) },
+  responses: { 200: ok(z.object({ secret: z.string(), rotated: z.boolean().openapi({ description: 'False when the key had no secret yet: this one is the first, and nothing else signs.' }) }), 'The new secret'), ...errors(keyedErrors) },
 });
 
 const createInboxRoute = createRoute({
