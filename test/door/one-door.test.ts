@@ -136,6 +136,10 @@ describe('every keyed answer is counted and stamped', () => {
     expect(wrong.headers.get('x-ratelimit-remaining')).toBe('1000');
     expect((await t.api('DELETE', '/me', { key: a.key })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect((await t.api('DELETE', '/unlock', { key: a.key })).headers.get('allow')).toBe('POST, OPTIONS');
+    // `/shows/lookup` is also the shape of `/shows/{feed_id}`: each method is named once.
+    const lookup = await t.api('POST', '/shows/lookup', { key: a.key });
+    expect(lookup.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(((await lookup.json()) as { error: { message: string } }).error.message).toBe('POST is not allowed here; use GET.');
     // OPTIONS says what a route takes: 204 with Allow, counted like any call made with a key.
     const before = remaining(await t.api('GET', '/me', { key: a.key }));
     const options = await t.api('OPTIONS', '/me', { key: a.key });

@@ -61,7 +61,8 @@ export function routeMatcher(api: OpenAPIHono<RestEnv>, prefix: string) {
       if (e.method === m) {
         return e.transcriptParam === null ? { kind: 'operation', operation: e.operation } : { kind: 'operation', operation: e.operation, transcriptId: hit[e.transcriptParam + 1] };
       }
-      allow.push(e.method);
+      // `/shows/lookup` also has the shape of `/shows/{feed_id}`: a method is named once.
+      if (!allow.includes(e.method)) allow.push(e.method);
     }
     return allow.length ? { kind: 'method_not_allowed', allow } : { kind: 'unknown' };
   };
