@@ -25,14 +25,21 @@ const OWN_PAGES = [
 const TOOL_PAGES = "frame-ancestors 'none'";
 const TOOL_PATHS = new Set(['/docs', '/graphql']);
 
-/** Security headers on every HTML page; a signed-in visitor's pages are kept out of shared caches. */
+/**
+ * Security headers on every HTML page. A signed-in visitor's pages (and the
+ * downloads made with the session) are stored by no cache at all, whatever
+ * the page asked for: each carries the session's form token, and an account's
+ * data must not outlive the session in the browser's cache.
+ */
 export const pageHeaders: MiddlewareHandler<RestEnv> = async (c, next) => {
   await next();
   const headers = c.res.headers;
-  if (!headers.get('content-type')?.startsWith('text/html')) return;
+  const type = headers.get('content-type') ?? '';
+  const page = type.startsWith('text/html');
+  if (getCookie(c, SESSION_COOKIE) && (page || headers.has('content-disposition'))) headers.set('cache-control', 'private, no-store');
+  if (!page) return;
   headers.set('content-security-policy', TOOL_PATHS.has(c.req.path) ? TOOL_PAGES : OWN_PAGES);
   headers.set('x-frame-options', 'DENY');
   headers.set('x-content-type-options', 'nosniff');
   headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-  if (!headers.has('cache-control') && getCookie(c, SESSION_COOKIE)) headers.set('cache-control', 'private, no-store');
 };

@@ -66,10 +66,14 @@ function toSignIn(c: C) {
   return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
 }
 
-/** Domain errors a page can show: a page in the site's style with the message. */
+/**
+ * Domain errors a page can show: a page in the site's style with the message.
+ * A page address that names nothing valid is not found; a form's bad value is
+ * a 400, like any other refused action.
+ */
 function failedPage(c: C, err: unknown) {
   if (!(err instanceof DomainError)) throw err;
-  if (err.code === 'not_found' || err.code === 'invalid_request') return c.html(errorPage(404, 'Not found', err.message), 404);
+  if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
   const status = errorStatus[err.code] as ContentfulStatusCode;
   return c.html(errorPage(status, 'That did not work', err.message), status);

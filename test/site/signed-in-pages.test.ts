@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
+import { addEpisode } from '../support/catalog.js';
+import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+// What a signed-in browser is sent: nothing a cache may keep, and refusals
+// that say what went wrong.
+describe('a signed-in browser', () => {
+  let t: TestPodtext;
+
+  beforeAll(async () => {
+    t = await startTestPodtext();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function signedIn(): Promise<{ cookie: string; csrf: string }> {
+    const a = await t.account({ credits: 5 });
+    const res = await t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: a.key }).toString(), redirect: 'manual' });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+    const page = await (await t.request('/account', { headers: { cookie } })).text();
+    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1]! };
+  }
+
+  it('gets every page, and every download, as private, no-store', async () => {
+    const { cookie } = await signedIn();
+    // Pages that hand a visitor a form token (no-cache) carry the session's sign-out form once signed in.
+    for (const path of ['/', '/signin', '/confirm?token=x', '/account', `/t/${sampleEpisode.transcriptId}`, `/t/${sampleEpisode.transcriptId}/download/txt`]) {
+      const res = await t.request(path, { headers: { cookie } });
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers.get('cache-control'), path).toBe('private, no-store');
+    }
+    // A visitor's sign-in page may be revalidated; the public sample's download is not the session's.
+    expect((await t.request('/signin')).headers.get('cache-control')).toBe('private, no-cache');
+    expect((await t.request(`/t/${sampleEpisode.transcriptId}/download/txt`)).headers.get('cache-control')).not.toBe('private, no-store');
+  });
+
+  it('is told a refused action is a bad request (400), not that the page was not found', async () => {
+    const { cookie, csrf } = await signedIn();
+    const ep = await addEpisode(t, { title: 'No audio here' });
+    await t.podtext.services.db.episode.update({ where: { transcriptId: ep.transcriptId }, data: { audioUrl: null } });
+    const res = await t.request(`/t/${ep.transcriptId}/transcribe`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }).toString() });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('That did not work');
+    expect(html).toContain('This episode has no audio to transcribe.');
+    // A page address that names nothing is still not found.
+    expect((await t.request('/t/not-an-id', { headers: { cookie } })).status).toBe(404);
+  });
+});
