@@ -1,3 +1,4 @@
+import { KEYLESS_HEADERS } from './core/door/door.js';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -203,7 +204,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
         if (!socket.writable) return;
         const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
         const body = JSON.stringify({ error: tooLarge ? { code: 'header_too_large', message: 'headers: larger than 16 KB' } : { code: 'invalid_request', message: 'request: malformed HTTP' } });
-        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        // No key could be read from a request that did not parse: like every call not counted, it reports the Free allowance untouched.
+        const limits = `x-ratelimit-limit: ${KEYLESS_HEADERS['x-ratelimit-limit']}\r\nx-ratelimit-remaining: ${KEYLESS_HEADERS['x-ratelimit-remaining']}\r\n`;
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${limits}connection: close\r\n\r\n${body}`);
       });
       if (config.role !== 'worker') closeWs = attachGraphQLWebSocket(server, http.yoga, services);
       podtext.server = server;

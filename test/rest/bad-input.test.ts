@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
@@ -54,10 +55,30 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     expect(await t.podtext.services.db.registrationAttempt.count()).toBe(0);
     expect(await t.podtext.services.db.account.count()).toBe(0);
   });
-  it('a 16 KB header: 431 over a real socket', async () => {
+  it('a 16 KB header: 431 over a real socket, with the error body and the rate-limit headers of a call not counted', async () => {
     const url = await t.podtext.listen();
     const res = await fetch(`${url}/api/v1/me`, { headers: { 'x-padding': 'a'.repeat(16 * 1024) } });
     expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ error: { code: 'header_too_large', message: 'headers: larger than 16 KB' } });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('1000');
+  });
+  it('a request that is not HTTP (a body longer than its Content-Length says): 400 with the same headers', async () => {
+    // The server the test above started: Podtext listens once.
+    const url = new URL(t.podtext.url ?? (await t.podtext.listen()));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('POST /api/v1/register/start HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}garbage that is no request line\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    // The first request is answered; what follows it is not HTTP.
+    const last = raw.slice(raw.lastIndexOf('HTTP/1.1 '));
+    expect(last).toMatch(/^HTTP\/1\.1 400 /);
+    expect(last).toMatch(/\r\nx-ratelimit-limit: 1000\r\n/i);
+    expect(last).toMatch(/\r\nx-ratelimit-remaining: 1000\r\n/i);
+    expect(last).toContain('{"error":{"code":"invalid_request","message":"request: malformed HTTP"}}');
   });
 });
 
