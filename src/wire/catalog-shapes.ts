@@ -101,7 +101,7 @@ export const episodeInfoShape = shape<EpisodeInfo>(
     word_count: field.int('Words in the transcript; 0 while there is none.', (i) => i.wordCount),
     duration_seconds: field.float(undefined, (i) => i.durationSeconds),
     published_at: field.datetime('The episode date: when it was published, per its feed; null when the feed gives no usable date.', (i) => i.publishedAt, { nullable: true }),
-    show: field.object(episodeInfoShowShape, 'The show the episode belongs to.', (i) => i.show, { nullable: true }),
+    show: field.object(episodeInfoShowShape, 'The show the episode belongs to; null for an episode added by `POST /requests` from an audio URL that no show in the index lists.', (i) => i.show, { nullable: true }),
   },
 );
 

@@ -49,6 +49,16 @@ describe('episodes requested by audio URL', () => {
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('not_found');
   });
 
+  it('the episode names no show it cannot be found in: show null in its info, no show link on its page', async () => {
+    const transcriptId = transcriptIdFor(guid);
+    const info = (await (await t.api('GET', `/episodes/${transcriptId}`, { key: owner.key })).json()) as { show: unknown };
+    expect(info.show).toBeNull();
+    const gql = await t.gql<{ episode: { show: unknown } }>('query ($id: String!) { episode(transcriptId: $id) { show { feedId } } }', { id: transcriptId }, owner.key);
+    expect(gql.body.data?.episode.show).toBeNull();
+    const page = await (await t.request(`/t/${transcriptId}`)).text();
+    expect(page).not.toContain(`/shows/${feedId}`);
+  });
+
   it('its audio address is shown to no one else, on the transcript or on the public episode page', async () => {
     const transcriptId = transcriptIdFor(guid);
     await inTransaction(t.podtext.services.db, (tx) => saveTranscript(tx, { transcriptId, doc: sampleDoc(), source: 'asr' }));

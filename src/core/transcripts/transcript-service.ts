@@ -232,8 +232,8 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
         transcriptId,
         title: ep.title,
         guid: ep.guid,
-        showId: ep.showId,
-        showTitle: ep.show.title,
+        // The shared show of requested episodes cannot be browsed: nothing to link to.
+        show: ep.showId === REQUESTED_SHOW_ID ? null : { id: ep.showId, title: ep.show.title },
         audioUrl: shownAudioUrl(ep),
         durationSeconds: ep.durationSeconds,
         status: ep.transcriptStatus,

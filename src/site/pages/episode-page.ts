@@ -8,8 +8,8 @@ import { clock } from './format.js';
 export interface EpisodePageData {
   transcriptId: string;
   title: string;
-  showId: bigint;
-  showTitle: string;
+  /** Null for an episode added by request, which belongs to no show a visitor can browse. */
+  show: { id: bigint; title: string } | null;
   audioUrl: string | null;
   status: string;
   /** The transcript, when this visitor may read it. */
@@ -85,8 +85,8 @@ export const DOWNLOADS: readonly (readonly [string, string])[] = [
 
 export function episodePage(d: EpisodePageData, chrome: PageChrome) {
   return layout(
-    `${d.title} · ${d.showTitle} · Podtext`,
-    html`<p><a href="/shows/${String(d.showId)}">${d.showTitle}</a></p>
+    d.show ? `${d.title} · ${d.show.title} · Podtext` : `${d.title} · Podtext`,
+    html`${d.show ? html`<p><a href="/shows/${String(d.show.id)}">${d.show.title}</a></p>` : ''}
 <h1>${d.title}</h1>
 ${d.flash ? html`<p class="notice" role="status" id="flash">${d.flash}</p>` : ''}
 <div class="player">${d.audioUrl ? html`<audio id="player" controls preload="metadata" src="${d.audioUrl}" aria-label="Episode audio"></audio>` : html`<p id="no-audio">No audio address for this episode.</p>`}</div>

@@ -3,6 +3,7 @@ import type { Actor } from '../../accounts/actor.js';
 import { DomainError } from '../../errors.js';
 import { prices } from '../../pricing.js';
 import { assertTranscriptId } from '../../transcript-id.js';
+import { UNBROWSABLE_SOURCES } from './show-finders.js';
 
 /** Spec 2.6: what a caller needs to decide whether to unlock an episode. */
 export interface EpisodeInfo {
@@ -20,6 +21,7 @@ export interface EpisodeInfo {
   durationSeconds: number;
   /** When the episode was published, per its feed; null when the feed gives no usable date. */
   publishedAt: Date | null;
+  /** Null for an episode added by request from an audio URL no browsable show lists. */
   show: { feedId: bigint; title: string; author: string; artwork: string } | null;
 }
 
@@ -40,7 +42,7 @@ export function createEpisodeInfo(deps: { db: PrismaClient; sampleTranscriptId: 
           where: { transcriptId },
           select: {
             transcriptId: true, title: true, transcriptStatus: true, durationSeconds: true, publishedAt: true,
-            show: { select: { id: true, title: true, author: true, artwork: true } },
+            show: { select: { id: true, title: true, author: true, artwork: true, source: true } },
             transcript: { select: { wordCount: true, durationSeconds: true } },
           },
         }),
@@ -59,7 +61,8 @@ export function createEpisodeInfo(deps: { db: PrismaClient; sampleTranscriptId: 
         wordCount: episode.transcript?.wordCount ?? 0,
         durationSeconds: episode.durationSeconds ?? episode.transcript?.durationSeconds ?? 0,
         publishedAt: episode.publishedAt,
-        show: episode.show && { feedId: episode.show.id, title: episode.show.title, author: episode.show.author, artwork: episode.show.artwork },
+        // The shared show of requested episodes cannot be browsed: no address that answers 404.
+        show: episode.show && !UNBROWSABLE_SOURCES.includes(episode.show.source) ? { feedId: episode.show.id, title: episode.show.title, author: episode.show.author, artwork: episode.show.artwork } : null,
       };
     },
   };
