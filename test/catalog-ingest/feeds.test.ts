@@ -128,6 +128,37 @@ describe('SSRF', () => {
     expect(await db.show.count({ where: { title: 'Moved Show' } })).toBe(1);
   });
 
+  it('finds the show it already has when the same feed comes from another address (a mirror, tracking parameters), instead of adding an empty second one', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const items = [1, 2, 3].map((n) => `<item><title>Part ${n}</title><guid>mirrored-show-${n}</guid><enclosure url="https://cdn.example.com/p${n}.mp3" type="audio/mpeg" length="1"/></item>`).join('');
+    const feed = Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Mirrored Show</title>${items}</channel></rss>`);
+    server.routes.set('/mirrored.xml', serve(feed));
+    server.routes.set('/mirror/copy.xml', serve(feed));
+    const first = await catalogIngest.addFeedByUrl(server.url('/mirrored.xml'));
+    expect(first.created).toBe(true);
+    expect(await catalogIngest.addFeedByUrl(server.url('/mirror/copy.xml'))).toEqual({ feedId: first.feedId, created: false });
+    // Searched as a user pastes it, tracking parameters and all.
+    const a = await t.account();
+    const res = await t.api('GET', `/search?q=${encodeURIComponent(server.url('/mirrored.xml?utm_source=newsletter'))}`, { key: a.key });
+    expect(res.status).toBe(200);
+    const found = (await res.json()) as { shows: { feed_id: number }[] };
+    expect(found.shows.map((s) => String(s.feed_id))).toEqual([String(first.feedId)]);
+    const listed = (await (await t.api('GET', `/shows/${first.feedId}/episodes`, { key: a.key })).json()) as { episodes: unknown[] };
+    expect(listed.episodes).toHaveLength(3);
+    expect(await db.show.count({ where: { title: 'Mirrored Show' } })).toBe(1);
+  });
+
+  it('still adds a different show that shares an episode or two with one already in the catalog', async () => {
+    const { catalogIngest } = t.podtext.services;
+    const item = (guid: string) => `<item><title>${guid}</title><guid>${guid}</guid><enclosure url="https://cdn.example.com/${guid}.mp3" type="audio/mpeg" length="1"/></item>`;
+    server.routes.set('/main-show.xml', serve(Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Main Show</title>${item('main-1')}${item('main-2')}</channel></rss>`)));
+    server.routes.set('/guest-show.xml', serve(Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Guest Show</title>${item('main-1')}${item('guest-1')}${item('guest-2')}${item('guest-3')}</channel></rss>`)));
+    const main = await catalogIngest.addFeedByUrl(server.url('/main-show.xml'));
+    const guest = await catalogIngest.addFeedByUrl(server.url('/guest-show.xml'));
+    expect(guest.created).toBe(true);
+    expect(guest.feedId).not.toBe(main.feedId);
+  });
+
   it('a directory-only show whose first read failed is read again on a request only once its backoff has passed', async () => {
     const { db } = t.podtext.services;
     let hits = 0;

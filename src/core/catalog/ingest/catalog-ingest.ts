@@ -4,7 +4,9 @@ import type { OutboundClient } from '../../../infra/outbound/outbound-client.js'
 import type { Clock } from '../../clock.js';
 import { DomainError, invalid } from '../../errors.js';
 import { isUniqueViolation } from '../../transaction.js';
+import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
 import { FeedParseError } from '../feed/feed-parse-error.js';
+import type { ParsedFeed } from '../feed/feed-types.js';
 import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
 import { lookupApple } from '../imports/apple-lookup.js';
 import type { PodcastIndexClient } from '../imports/podcastindex-client.js';
@@ -178,6 +180,26 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     return { feedId: known.id, created: false };
   }
 
+  /**
+   * The show already in the catalog that a feed read at a new address is: one
+   * show holds at least half of its episodes (a mirror, a link with tracking
+   * parameters, a host that moved without a redirect). An episode belongs to
+   * one show only, so a second show for the same feed would stay empty. Episodes
+   * added by request do not count: they move to the first feed that lists them.
+   */
+  async function sameShowElsewhere(parsed: ParsedFeed): Promise<bigint | null> {
+    const ids = [...new Set(parsed.episodes.map((e) => e.transcriptId))];
+    if (ids.length === 0) return null;
+    const [top] = await db.episode.groupBy({
+      by: ['showId'],
+      where: { transcriptId: { in: ids }, showId: { not: REQUESTED_SHOW_ID } },
+      _count: { _all: true },
+      orderBy: { _count: { showId: 'desc' } },
+      take: 1,
+    });
+    return top && top._count._all * 2 >= ids.length ? top.showId : null;
+  }
+
   async function addFeedByUrl(url: string, extra: { appleId?: bigint } = {}): Promise<{ feedId: bigint; created: boolean }> {
     const asked = await knownShow([url], extra);
     if (asked) return asked;
@@ -212,6 +234,11 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
       feedId = stored.id;
       if (!stored.feedUrl) await db.show.update({ where: { id: feedId }, data: { feedUrl } });
     } else {
+      const same = match ? null : await sameShowElsewhere(parsed);
+      if (same !== null) {
+        log.info({ feedId: String(same), url: feedUrl }, 'feed is a show already in the catalog, read at another address');
+        return { feedId: same, created: false };
+      }
       feedId = match?.id ?? (await allocateFeedId(db));
       const title = parsed.show.title.trim() || new URL(feedUrl).hostname;
       const key = searchKey(title);
