@@ -44,3 +44,8 @@ export class DomainError extends Error {
 export function invalid(field: string, message: string): DomainError {
   return new DomainError('invalid_request', `${field}: ${message}`, { field });
 }
+
+/** A 404 naming the field whose value names nothing (each API then spells the field its own way). */
+export function notFound(field: string, message: string): DomainError {
+  return new DomainError('not_found', `${field}: ${message}`, { field });
+}

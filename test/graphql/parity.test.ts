@@ -62,6 +62,14 @@ describe('REST and GraphQL give the same answers', () => {
     const r = await t.gql('{ transcript(transcriptId: "NOT-AN-ID") { __typename } }', {}, a.key);
     expect(r.body.errors?.[0]?.message).toBe(rest.error.message.replace(/^transcript_id/, 'transcriptId'));
     expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', field: 'transcriptId' });
+    // An argument that names nothing is named the same way.
+    const missing = await t.gql('{ episode(transcriptId: "0000000000000000") { title } }', {}, a.key);
+    expect(missing.body.errors?.[0]?.message).toBe('transcriptId: no episode 0000000000000000 in the index');
+    expect(missing.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'transcriptId' });
+    const noShow = await t.gql('{ episodes(feedId: 5, first: 1) { readyCount } }', {}, a.key);
+    expect(noShow.body.errors?.[0]?.message).toBe('feedId: no show 5 in the index');
+    expect(noShow.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'feedId' });
+    expect(((await (await t.api('GET', '/shows/5/episodes', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('feed_id: no show 5 in the index');
   });
 
   it('every domain error code maps to one status and the same GraphQL code', () => {

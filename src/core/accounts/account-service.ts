@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { EventBus } from '../../infra/events/event-bus.js';
 import type { Clock } from '../clock.js';
-import { DomainError } from '../errors.js';
+import { DomainError, invalid } from '../errors.js';
 import * as ledger from '../ledger.js';
 import type { LedgerRow } from '../ledger.js';
 import { type PlanName, isPlanName, plans } from '../pricing.js';
@@ -134,7 +134,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
 
     /** Admin: moves an account to a plan; the new cycle starts now with its credits. */
     async setPlan(email: string, plan: string, billingCustomerId?: string): Promise<void> {
-      if (!isPlanName(plan)) throw new DomainError('invalid_request', `plan: one of ${Object.keys(plans).join(', ')}`);
+      if (!isPlanName(plan)) throw invalid('plan', `one of ${Object.keys(plans).join(', ')}`);
       const account = await db.account.findUnique({ where: { email: email.toLowerCase() } });
       if (!account) throw new DomainError('not_found', `No account for ${email}`);
       const now = clock.now();

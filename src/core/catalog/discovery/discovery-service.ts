@@ -2,7 +2,7 @@ import type { PrismaClient, Show } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { Actor } from '../../accounts/actor.js';
 import type { Clock } from '../../clock.js';
-import { DomainError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import type { Links } from '../../links.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { type Charts, readCharts } from './charts.js';
@@ -66,7 +66,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
     async show(feedId: string | number | bigint, query?: ShowQuery): Promise<Show> {
       const id = parseFeedId(feedId);
       const show = await findById(db, id, query);
-      if (!show) throw new DomainError('not_found', `feed_id: no show ${id} in the index`);
+      if (!show) throw notFound('feed_id', `no show ${id} in the index`);
       return show;
     },
 

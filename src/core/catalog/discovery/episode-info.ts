@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/actor.js';
-import { DomainError } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { prices } from '../../pricing.js';
 import { assertTranscriptId } from '../../transcript-id.js';
 import { UNBROWSABLE_SOURCES } from './show-finders.js';
@@ -48,7 +48,7 @@ export function createEpisodeInfo(deps: { db: PrismaClient; sampleTranscriptId: 
         }),
         db.unlock.findUnique({ where: { accountId_transcriptId: { accountId: actor.accountId, transcriptId } }, select: { transcriptId: true } }),
       ]);
-      if (!episode) throw new DomainError('not_found', `transcript_id: no episode ${transcriptId} in the index`);
+      if (!episode) throw notFound('transcript_id', `no episode ${transcriptId} in the index`);
       const isSample = transcriptId === sampleTranscriptId;
       const ready = isSample || episode.transcript !== null;
       const unlocked = isSample || unlock !== null;

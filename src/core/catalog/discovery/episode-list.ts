@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Episode, Prisma, PrismaClient, Show } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { Clock } from '../../clock.js';
-import { DomainError, invalid } from '../../errors.js';
+import { invalid, notFound } from '../../errors.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
 import { EPISODES_NEWEST_FIRST, EPISODES_NEWEST_FIRST_SQL } from './episode-order.js';
@@ -116,7 +116,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
   /** See {@link EpisodeList.truncated}. */
   const stopsShort = (show: Show, total: number) => show.truncated || total > EPISODE_LIST.max;
 
-  const notFound = (feedId: bigint) => new DomainError('not_found', `feed_id: no show ${feedId} in the index`);
+  const noShow = (feedId: bigint) => notFound('feed_id', `no show ${feedId} in the index`);
 
   /** The newest `max`, through the cache. */
   async function newest(feedId: bigint, max: number): Promise<EpisodeList> {
@@ -124,7 +124,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     const hit = lists.get(key);
     let state = await episodeListState(db, feedId, clock.now(), hit?.state.snapshot);
     if (state === 'unchanged' && hit) return hit.list;
-    if (!state || state === 'unchanged') throw notFound(feedId);
+    if (!state || state === 'unchanged') throw noShow(feedId);
     if (state.readNow) {
       await firstRead(feedId);
       const after = await episodeListState(db, feedId, clock.now());
@@ -136,7 +136,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
     }
     // Read after the state, so a list is never older than the state it is cached under.
     const show = await findById(db, feedId);
-    if (!show) throw notFound(feedId);
+    if (!show) throw noShow(feedId);
     const rows = await newestEpisodes(db, feedId, max + 1);
     const hasMore = rows.length > max;
     const list: EpisodeList = { show, readyCount: state.readyCount, truncated: stopsShort(show, state.total), episodes: rows.slice(0, max), hasMore };
@@ -153,7 +153,7 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
       const max = listLength(input.max, EPISODE_LIST, input.maxField ?? 'max');
       if (!input.query && !input.after) return newest(feedId, max);
       let found = await showWithReadyCount(feedId);
-      if (!found) throw notFound(feedId);
+      if (!found) throw noShow(feedId);
       const { show: s } = found;
       if (!s.lastFetchedAt && s.nextFetchAt && s.feedUrl && !s.dead && (s.fetchFailures === 0 || s.nextFetchAt <= clock.now())) {
         await firstRead(feedId);

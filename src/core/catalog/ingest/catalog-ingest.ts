@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Logger } from '../../../infra/logger.js';
 import type { OutboundClient } from '../../../infra/outbound/outbound-client.js';
 import type { Clock } from '../../clock.js';
-import { DomainError, invalid } from '../../errors.js';
+import { DomainError, invalid, notFound } from '../../errors.js';
 import { isUniqueViolation } from '../../transaction.js';
 import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
 import { FeedParseError } from '../feed/feed-parse-error.js';
@@ -159,7 +159,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
 
   async function refreshById(feedId: bigint, signal?: AbortSignal): Promise<RefreshResult> {
     const show = await db.show.findUnique({ where: { id: feedId }, select: SHOW_FOR_REFRESH });
-    if (!show) throw new DomainError('not_found', `feed_id: no show ${feedId}`);
+    if (!show) throw notFound('feed_id', `no show ${feedId}`);
     if (!show.feedUrl) return { feedId, status: 'failed', newEpisodes: 0, error: 'the show has no feed URL' };
     const result = await refresher.refresh(show as ShowForRefresh, signal, USER_READ);
     if (result.status !== 'failed') await transcripts.fetchDue({ showId: feedId, limit: opts.transcriptsPerIngest, signal });
@@ -296,7 +296,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
           throw new DomainError('upstream_failed', 'apple_id: the directory lookup failed; try again later');
         }
       }
-      if (!feedUrl) throw new DomainError('not_found', `apple_id: no podcast feed known for ${appleId}`);
+      if (!feedUrl) throw notFound('apple_id', `no podcast feed known for ${appleId}`);
       return addFeedByUrl(feedUrl, { appleId });
     },
 
