@@ -3,6 +3,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { GraphQLError, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { fanOutLimit } from './fan-out-limit.js';
 
@@ -18,10 +19,17 @@ export const MAX_TOKENS = 2000;
  * results (depth, aliases, tokens, and the objects its lists fan out to): the same on HTTP, SSE and graphql-ws, since graphql-ws runs
  * through yoga's envelop. Production also hides the schema.
  */
+/** A limit's refusal, as a validation error of the document (the limit's wording, without its "Syntax Error" prefix). */
+function reportAsInvalid(context: ValidationContext | null, error: GraphQLError): void {
+  context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
+}
+
 export function queryLimits(production: boolean): Plugin[] {
   const plugins: Plugin[] = [
-    maxDepthPlugin({ n: MAX_DEPTH, propagateOnRejection: true }) as Plugin,
-    maxAliasesPlugin({ n: MAX_ALIASES, propagateOnRejection: true }) as Plugin,
+    // Reported as validation errors, as an unknown field is (200 under legacy
+    // application/json): thrown, they would escape validation and answer 400.
+    maxDepthPlugin({ n: MAX_DEPTH, propagateOnRejection: false, onReject: [reportAsInvalid] }) as Plugin,
+    maxAliasesPlugin({ n: MAX_ALIASES, propagateOnRejection: false, onReject: [reportAsInvalid] }) as Plugin,
     maxTokensPlugin({ n: MAX_TOKENS }) as Plugin,
     { onValidate: ({ addValidationRule }) => addValidationRule(fanOutLimit) },
   ];
