@@ -3,7 +3,7 @@ import { databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import { errorPage } from './pages/error-page.js';
 
-const MACHINE_PATHS = ['/api/', '/graphql', '/hooks/', '/billing/webhook', '/openapi.json', '/llms.txt', '/healthz', '/livez', '/readyz', '/metrics'];
+const MACHINE_PATHS = ['/api/', '/graphql', '/hooks/', '/billing/webhook', '/openapi.json', '/llms.txt', '/livez', '/readyz', '/metrics'];
 
 /** Whether a path belongs to the website (pages) rather than the API. */
 export function isSitePath(path: string): boolean {

@@ -108,7 +108,6 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   const openapiJson = JSON.stringify(docs.openapi);
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));
-  app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/assets/site.css', (c) => c.body(siteCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
   app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
   app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
