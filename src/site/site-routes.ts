@@ -49,7 +49,9 @@ function localPath(next: unknown, fallback: string): string {
   if (typeof next !== 'string' || !next.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
   try {
     const url = new URL(next, SELF);
-    return url.origin === SELF ? url.pathname + url.search + url.hash : fallback;
+    // Resolving dot segments can leave `//host` (`/.//evil.example`), which a browser reads as another host.
+    if (url.origin !== SELF || url.pathname.startsWith('//')) return fallback;
+    return url.pathname + url.search + url.hash;
   } catch {
     return fallback;
   }

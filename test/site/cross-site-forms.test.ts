@@ -214,7 +214,7 @@ describe('forms posted from another site', () => {
 
     it('sends a signed-in browser on only to a path of its own: never to another host, whatever characters hide the slashes', async () => {
       const a = await t.account();
-      const elsewhere = ['//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/%09/x', 'https://evil.example', 'javascript:alert(1)'];
+      const elsewhere = ['//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '/\r\n/evil.example', '/%09/x', 'https://evil.example', 'javascript:alert(1)', '/.//evil.example/phish', '/x/..//evil.example', '/./\\evil.example'];
       for (const next of elsewhere) {
         const res = await post('/signin', { key: a.key, next });
         const location = res.headers.get('location');
