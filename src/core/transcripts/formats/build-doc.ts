@@ -5,9 +5,12 @@ import { estimateWords } from './word-timing.js';
 
 /**
  * Most words a document may hold, a bound on the work one transcript can
- * cause. Default: 2,000,000 (about 160 hours of speech at 200 words a minute).
+ * cause. Default: 150,000 (about 12 hours of speech at 200 words a minute;
+ * longer than any episode). Storing a document costs in proportion: a
+ * publisher's transcript of 1.6 million words once held the embedded
+ * database for 36 s and ran it out of memory.
  */
-export const MAX_TRANSCRIPT_WORDS = 2_000_000;
+export const MAX_TRANSCRIPT_WORDS = 150_000;
 
 /** Most segments a document may hold. Default: 200,000 (a day of one-sentence cues). */
 export const MAX_TRANSCRIPT_SEGMENTS = 200_000;

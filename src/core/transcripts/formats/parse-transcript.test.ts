@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MAX_TRANSCRIPT_WORDS } from './build-doc.js';
 import { MAX_TRANSCRIPT_BYTES, parseTranscript, sniffFormat } from './parse-transcript.js';
 import { roundMs } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
@@ -131,6 +132,20 @@ describe('parseTranscript on awkward input', () => {
   it('rejects empty and oversized bodies', () => {
     expect(() => parseTranscript(' \n ', 'text/vtt')).toThrow(/empty/);
     expect(() => parseTranscript(Buffer.alloc(MAX_TRANSCRIPT_BYTES + 1, 0x61), 'text/plain')).toThrow(/byte limit/);
+  });
+
+  const time = (s: number) => `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000`;
+  const vtt = (cues: number, text: (i: number) => string) => `WEBVTT\n\n${Array.from({ length: cues }, (_, i) => `${i + 1}\n${time(i)} --> ${time(i + 1)}\n${text(i)}\n`).join('\n')}`;
+
+  it(`refuses more words than ${MAX_TRANSCRIPT_WORDS.toLocaleString('en-US')} (longer than any episode) however few bytes carry them`, () => {
+    // 13 MB of ten-word cues: 1.6 million words, once stored for 36 s.
+    expect(() => parseTranscript(vtt(160_000, (i) => `some words spoken here in this cue number ${i} okay`), 'text/vtt')).toThrow(/more than 150000 words/);
+    expect(() => parseTranscript(vtt(MAX_TRANSCRIPT_WORDS / 10 + 1, () => 'one two three four five six seven eight nine ten'), 'text/vtt')).toThrow(TranscriptParseError);
+  });
+
+  it('reads ten hours of one-word cues, as word-timed captions come', () => {
+    const doc = parseTranscript(vtt(10 * 3600, (i) => `word${i}`), 'text/vtt');
+    expect(doc.segments).toHaveLength(36_000);
   });
 
   it('keeps the declared parser’s error when nothing else fits', () => {

@@ -61,8 +61,9 @@ export function parseTranscript(body: string | Buffer, mimeType: string): Transc
   const text = decode(body).replace(/\r\n?/g, '\n');
   if (text.trim() === '') throw new TranscriptParseError('body is empty', 'transcript');
   // A cheap count up front, so a body of millions of tiny words fails before
-  // any parser builds objects for them. Cue numbers and times count too.
-  if (countTokens(text, 2 * MAX_TRANSCRIPT_WORDS) > 2 * MAX_TRANSCRIPT_WORDS) {
+  // any parser builds objects for them. Cue numbers and times count too: a
+  // cue per word (number, start, arrow, end, word) is five tokens a word.
+  if (countTokens(text, 5 * MAX_TRANSCRIPT_WORDS) > 5 * MAX_TRANSCRIPT_WORDS) {
     throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_WORDS} words`, 'transcript');
   }
 
