@@ -12,10 +12,11 @@ const VERSION_BACKSTOP_MS = 60_000;
 
 /**
  * The current version of each held transcript, so that a warm read needs no
- * database round trip. Only held transcripts are cached (a transcript is
- * never deleted); a new version drops the entry in every process through the
- * `transcript.stored` event, published by `stored` once the new version has
- * been committed.
+ * database round trip. Only held transcripts are cached; a new version, or a
+ * transcript withdrawn (one made from a requester's file when the feed that
+ * took the episode over serves another recording), drops the entry in every
+ * process through the `transcript.stored` event, published by `stored` once
+ * the change has been committed.
  */
 export function createTranscriptVersions(deps: { db: PrismaClient; bus: EventBus; log: Pick<Logger, 'warn'> }) {
   const { db, bus } = deps;

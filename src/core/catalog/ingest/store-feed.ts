@@ -2,7 +2,7 @@ import type { Tx } from '../../transaction.js';
 import type { ParsedEpisode, ParsedShow } from '../feed/feed-types.js';
 import { searchKey } from './search-key.js';
 import { bestTranscriptLink } from './transcript-link.js';
-import { recheckAudioSoon } from '../../transcripts/alignment/audio-check-schedule.js';
+import { recheckAudioSoon, verifyRecordingSoon } from '../../transcripts/alignment/audio-check-schedule.js';
 import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
 
 /** Episodes written per statement. */
@@ -59,11 +59,12 @@ function episodeRow(e: ParsedEpisode, feedOrder: number) {
 // did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing
 // (`feed_order` is written once, when the episode is first seen, for the same reason).
 // `retitled` flags an episode with a transcript whose title, audio or duration
-// changed: what a served transcript carries besides its text. (Every part of the
+// changed: what a served transcript carries besides its text; `adopted` one with a
+// transcript that this feed took over from the requested show. (Every part of the
 // statement reads the rows as they were before it.)
 const UPSERT_EPISODES = `
 WITH prior AS (
-  SELECT e.transcript_id, e.title, e.audio_url, e.duration_seconds FROM episodes e
+  SELECT e.transcript_id, e.show_id, e.title, e.audio_url, e.duration_seconds FROM episodes e
   JOIN transcripts t ON t.transcript_id = e.transcript_id
   WHERE e.show_id IN ($2::bigint, $4::bigint) AND e.transcript_id IN (SELECT r.transcript_id FROM json_to_recordset($1::json) AS r(transcript_id text))
 ), written AS (
@@ -95,7 +96,8 @@ WHERE e.show_id = $4::bigint OR (e.show_id = EXCLUDED.show_id AND
    EXCLUDED.link, EXCLUDED.publisher_transcript_url, EXCLUDED.publisher_transcript_type, EXCLUDED.persons))
 RETURNING e.transcript_id, (xmax = 0) AS inserted, e.title, e.audio_url, e.duration_seconds)
 SELECT w.transcript_id, w.inserted,
-  (p.transcript_id IS NOT NULL AND (p.title, p.audio_url, p.duration_seconds) IS DISTINCT FROM (w.title, w.audio_url, w.duration_seconds)) AS retitled
+  (p.transcript_id IS NOT NULL AND (p.title, p.audio_url, p.duration_seconds) IS DISTINCT FROM (w.title, w.audio_url, w.duration_seconds)) AS retitled,
+  (p.show_id = $4::bigint) AS adopted
 FROM written w LEFT JOIN prior p ON p.transcript_id = w.transcript_id`;
 
 export interface UpsertedEpisodes {
@@ -118,8 +120,9 @@ export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly 
   const rows = unique.map((e, i) => episodeRow(e, unique.length - 1 - i));
   let inserted = 0;
   const transcriptsChanged: string[] = [];
+  const adopted: string[] = [];
   for (let at = 0; at < rows.length; at += EPISODE_BATCH) {
-    const written = await tx.$queryRawUnsafe<{ transcript_id: string; inserted: boolean; retitled: boolean }[]>(
+    const written = await tx.$queryRawUnsafe<{ transcript_id: string; inserted: boolean; retitled: boolean; adopted: boolean | null }[]>(
       UPSERT_EPISODES,
       JSON.stringify(rows.slice(at, at + EPISODE_BATCH)),
       showId,
@@ -129,8 +132,12 @@ export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly 
     for (const w of written) {
       if (w.inserted) inserted++;
       if (w.retitled) transcriptsChanged.push(w.transcript_id);
+      if (w.adopted) adopted.push(w.transcript_id);
     }
   }
+  // A transcript made from a requester's file is this episode's only if the feed serves the
+  // same recording: anyone can name a guid before its feed does. The next audio check compares.
+  if (adopted.length > 0) await verifyRecordingSoon(tx, adopted);
   if (transcriptsChanged.length > 0) {
     await tx.$executeRawUnsafe(
       `UPDATE transcripts SET version = version + 1, updated_at = $2 WHERE transcript_id = ANY($1::text[])`,

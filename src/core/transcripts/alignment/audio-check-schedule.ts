@@ -43,3 +43,13 @@ export async function recheckAudioSoon(tx: Tx, transcriptIds: readonly string[])
   if (transcriptIds.length === 0) return;
   await tx.$executeRawUnsafe(`UPDATE audio_checks SET next_check_at = now() WHERE transcript_id = ANY($1::text[])`, [...transcriptIds]);
 }
+
+/**
+ * Episodes a feed took over from the requested show, with transcripts made
+ * from the requesters' files: checked now, and withdrawn by the check if the
+ * feed serves another recording.
+ */
+export async function verifyRecordingSoon(tx: Tx, transcriptIds: readonly string[]): Promise<void> {
+  if (transcriptIds.length === 0) return;
+  await tx.$executeRawUnsafe(`UPDATE audio_checks SET verify_recording = true, next_check_at = now() WHERE transcript_id = ANY($1::text[])`, [...transcriptIds]);
+}

@@ -50,6 +50,7 @@ export type CheckOutcome =
   | 'applied'
   | 'refused'
   | 'low_confidence'
+  | 'withdrawn'
   | 'superseded'
   | 'failed';
 
@@ -66,6 +67,8 @@ interface CheckRow {
   last_modified: string | null;
   content_length: bigint | null;
   inserts_ads: boolean;
+  /** A feed took the episode over from a request: the transcript is the requester's file's until this check says otherwise. */
+  verify_recording: boolean;
   alignment: TimeMap | null;
   base_doc: TranscriptDoc | null;
   doc: TranscriptDoc;
@@ -117,10 +120,11 @@ export function createAudioChecks(deps: AudioCheckDeps) {
 
   const nextCheck = () => new Date(deps.clock.now().getTime() + options.intervalSeconds * 1000 * (0.75 + Math.random() * 0.5));
 
-  async function finish(transcriptId: string, result: string, set: { validators?: Validators | null; url?: string } = {}): Promise<void> {
+  async function finish(transcriptId: string, result: string, set: { validators?: Validators | null; url?: string; sameRecording?: boolean } = {}): Promise<void> {
     const v = set.validators;
     await db.$executeRaw`
       UPDATE audio_checks SET last_result = ${result}, checked_at = ${deps.clock.now()}, next_check_at = ${nextCheck()}, updated_at = now(),
+        verify_recording = verify_recording AND NOT ${set.sameRecording ?? false},
         audio_url = COALESCE(${set.url ?? null}, audio_url), audio_host = COALESCE(${set.url ? hostOf(set.url) : null}, audio_host),
         etag = CASE WHEN ${v !== undefined && v !== null} THEN ${v?.etag ?? null} ELSE etag END,
         last_modified = CASE WHEN ${v !== undefined && v !== null} THEN ${v?.lastModified ?? null} ELSE last_modified END,
@@ -182,7 +186,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
         UPDATE audio_checks SET base_doc = ${JSON.stringify(base)}::jsonb, alignment = ${JSON.stringify(map)}::jsonb,
           inserts_ads = inserts_ads OR ${map.inserted.length > 0}, audio_url = ${url}, audio_host = ${hostOf(url)},
           etag = ${validators.etag}, last_modified = ${validators.lastModified}, content_length = ${validators.length}::bigint,
-          last_result = 'applied', checked_at = ${now}, next_check_at = ${nextCheck()}, updated_at = now()
+          last_result = 'applied', checked_at = ${now}, next_check_at = ${nextCheck()}, verify_recording = false, updated_at = now()
         WHERE transcript_id = ${row.transcript_id}`;
       await tx.$executeRaw`
         INSERT INTO audio_alignments (transcript_id, outcome, reason, audio_seconds, alignment, previous)
@@ -191,11 +195,36 @@ export function createAudioChecks(deps: AudioCheckDeps) {
     });
   }
 
+  /**
+   * Takes back a transcript made from a requester's file once the feed that
+   * took the episode over serves another recording: its words are not this
+   * episode's. The episode can then be transcribed from the feed's audio (or
+   * its publisher's transcript read); unlocks stay, for the transcript to come.
+   */
+  async function withdraw(row: CheckRow, reason: string, audioSeconds: number | null): Promise<CheckOutcome> {
+    const id = row.transcript_id;
+    const done = await inTransaction(db, async (tx) => {
+      // Fenced by the version checked: new words stored meanwhile are the feed's audio's.
+      const removed = await tx.$executeRaw`DELETE FROM transcripts WHERE transcript_id = ${id} AND version = ${row.version}`;
+      if (removed === 0) return false;
+      await tx.$executeRaw`DELETE FROM audio_checks WHERE transcript_id = ${id}`;
+      await tx.$executeRaw`UPDATE episodes SET transcript_status = 'none', updated_at = now() WHERE transcript_id = ${id}`;
+      await tx.$executeRaw`
+        INSERT INTO audio_alignments (transcript_id, outcome, reason, audio_seconds, alignment, previous)
+        VALUES (${id}, 'withdrawn', ${reason}, ${audioSeconds}, NULL, ${row.alignment ? JSON.stringify(row.alignment) : null}::jsonb)`;
+      return true;
+    });
+    if (!done) return 'superseded';
+    deps.stored(id);
+    log.warn({ transcriptId: id, url: row.episode_audio_url, reason }, 'the feed that took over a requested episode serves another recording: the transcript made from the requested file is withdrawn');
+    return 'withdrawn';
+  }
+
   /** One episode's check, start to end. Never throws: a failure is logged and retried at the next check. */
   async function check(transcriptId: string, signal?: AbortSignal): Promise<CheckOutcome> {
     const rows = await db.$queryRaw<CheckRow[]>`
       SELECT c.transcript_id, e.audio_url AS episode_audio_url, c.audio_url, c.audio_host, c.reference, c.envelope, c.reference_seconds,
-        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.alignment, c.base_doc, t.doc, t.version
+        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.verify_recording, c.alignment, c.base_doc, t.doc, t.version
       FROM audio_checks c JOIN episodes e ON e.transcript_id = c.transcript_id JOIN transcripts t ON t.transcript_id = c.transcript_id
       WHERE c.transcript_id = ${transcriptId}`;
     const row = rows[0];
@@ -212,11 +241,15 @@ export function createAudioChecks(deps: AudioCheckDeps) {
         const host = hostOf(url);
         const adsHost = row.inserts_ads || (host !== null && (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM audio_checks WHERE audio_host = ${host} AND inserts_ads`)[0]!.n > 0);
         if (!adsHost) {
-          await finish(transcriptId, 'unchanged');
+          await finish(transcriptId, 'unchanged', { sameRecording: true });
           return 'unchanged';
         }
       }
       const print = await fingerprintUrl(url, transcriptId, signal);
+      // Without the requester's file to compare, the feed's audio cannot vouch for a requester's transcript.
+      if (row.verify_recording && (!row.reference || !row.envelope || row.reference_seconds === null)) {
+        return withdraw(row, 'no fingerprint of the requested file to compare the feed\'s audio with', print.seconds);
+      }
       if (!row.reference || !row.envelope || row.reference_seconds === null) {
         const taken = await db.$executeRaw`
           UPDATE audio_checks SET reference = ${itemsToBytes(print.items)}, envelope = ${Buffer.from(print.envelope)}, reference_seconds = ${print.seconds},
@@ -229,6 +262,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       if (row.fingerprint_tool !== print.tool) log.warn({ ...clog, reference: row.fingerprint_tool, now: print.tool }, 'fingerprint tool changed since the reference was taken; aligning anyway');
       const reference = { items: bytesToItems(row.reference), envelope: new Uint8Array(row.envelope), seconds: row.reference_seconds };
       const result = alignAudio(reference, print);
+      if (result.kind === 'different' && row.verify_recording) return withdraw(row, result.reason, print.seconds);
       if (result.kind !== 'mapped') {
         const outcome = result.kind === 'different' ? 'refused' : 'low_confidence';
         log.warn({ ...clog, url, reason: result.reason, coverage: Math.round(result.coverage * 100) / 100 }, result.kind === 'different' ? 'audio served now is another recording: transcript times left as they were' : 'audio changed but the alignment is not confident: transcript times left as they were');
@@ -239,7 +273,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       }
       const current = row.alignment ?? null;
       if (current ? sameMap(current, result.map) : isIdentity(result.map)) {
-        await finish(transcriptId, 'same map', { validators, url });
+        await finish(transcriptId, 'same map', { validators, url, sameRecording: true });
         return 'same_map';
       }
       const applied = await apply(row, result.map, validators ?? { etag: null, lastModified: null, length: null, notModified: false }, url);
