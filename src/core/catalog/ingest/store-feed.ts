@@ -55,7 +55,8 @@ function episodeRow(e: ParsedEpisode, feedOrder: number) {
 // Episodes are keyed by transcript_id, which comes from the guid alone; a guid such
 // as "1" can appear in two feeds, and the show that had it first keeps it, except the
 // shared show of episodes requested by audio URL ($4): a feed that publishes such a
-// guid takes the episode (its transcript and unlocks are keyed by it), so its show lists it. Rows that
+// guid takes the episode (its transcript, kept only if the feed's audio is the same recording,
+// and its unlocks are keyed by it), so its show lists it. Rows that
 // did not change are not rewritten, so an hourly refresh of a quiet feed writes nothing
 // (`feed_order` is written once, when the episode is first seen, for the same reason).
 // `retitled` flags an episode with a transcript whose title, audio or duration
