@@ -21,6 +21,9 @@ describe('config', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ SMTP_URL: 'nope' }, 'SMTP_URL'],
     [{ OUTBOUND_ALLOW: 'localhost' }, 'OUTBOUND_ALLOW'],
+    [{ OUTBOUND_ALLOW: '127.0.0.1:99999' }, 'OUTBOUND_ALLOW'],
+    [{ OUTBOUND_ALLOW: '127.0.0.1:0' }, 'OUTBOUND_ALLOW'],
+    [{ HOST: 'not a host' }, 'HOST'],
     [{ WEBHOOK_RETRY_SCHEDULE: '60,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ SAMPLE_TRANSCRIPT_ID: 'XYZ' }, 'SAMPLE_TRANSCRIPT_ID'],
     [{ ASR_ENGINE: 'siri' }, 'ASR_ENGINE'],
@@ -52,6 +55,14 @@ describe('config', () => {
     });
     // 0 written out still means 0.
     expect(loadConfig({ WORKERS: '0', PORT: '0' })).toMatchObject({ workers: 0, port: 0 });
+  });
+
+  it('reads every empty variable as unset: its default', () => {
+    const empty = Object.fromEntries(['ROLE', 'HOST', 'DATA_DIR', 'MAIL_FROM', 'ASR_ENGINE', 'FAST_ASR_ENGINE', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OUTBOUND_ALLOW', 'SITE_URL'].map((name) => [name, '']));
+    const c = loadConfig(empty);
+    expect(c).toMatchObject({ role: 'all', host: '127.0.0.1', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>', siteUrl: 'http://localhost:8080', fastLane: null });
+    expect(c.standardLane.engine).toBe('sphinx');
+    expect(c.dataDir).toBe(loadConfig({}).dataDir);
   });
 
   it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {

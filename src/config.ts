@@ -23,8 +23,9 @@ const hostPortList = optionalString.transform((v, ctx) => {
   if (!v) return [] as string[];
   const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
   for (const e of entries) {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(e)) {
-      ctx.addIssue({ code: 'custom', message: `"${e}" is not host:port` });
+    const port = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(e)?.[2];
+    if (port === undefined || Number(port) < 1 || Number(port) > 65535) {
+      ctx.addIssue({ code: 'custom', message: `"${e}" is not host:port (a port from 1 to 65535)` });
     }
   }
   return entries.map((e) => e.toLowerCase());
@@ -54,7 +55,7 @@ const urlString = (schemes: string[]) =>
 
 const envSchema = z.object({
   PORT: numberVar((n) => n.int().min(0).max(65535).default(8080)),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: z.string().regex(/^(\[?[0-9a-fA-F:.]+\]?|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name').default('127.0.0.1'),
   SITE_URL: urlString(['http:', 'https:']),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
@@ -230,7 +231,8 @@ function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
  * @example const config = loadConfig(process.env);
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable (`ROLE=`, `PORT=`) counts as unset, whatever its kind: it gets its default.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);

@@ -29,6 +29,8 @@ async function bindPort(config: Config): Promise<Listener> {
       EADDRINUSE: `PORT: ${config.port} is in use on ${config.host}; stop what holds it or set another port (0: any free one)`,
       EACCES: `PORT: ${config.port} needs privileges; set a port above 1023`,
       EADDRNOTAVAIL: `HOST: ${config.host} is not an address of this machine`,
+      ENOTFOUND: `HOST: ${config.host} does not resolve to an address`,
+      EAI_AGAIN: `HOST: ${config.host} could not be resolved (the name service did not answer)`,
     };
     const message = why[(err as NodeJS.ErrnoException).code ?? ''];
     if (!message) throw err;
