@@ -1,8 +1,9 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
 import { openDatabase } from '../infra/db/open-database.js';
+import { type SecretBox, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
 
@@ -15,17 +16,44 @@ const USAGE = `Podtext admin commands (npm run cli -- <command>):
   backup <file.tar.gz>                              PGlite: write the database to one file (server stopped)
   restore <file.tar.gz>                             PGlite: start an empty $DATA_DIR from such a file`;
 
-/** Restores a `backup` file into `$DATA_DIR/pglite`, which must not hold a database yet. */
+/**
+ * Restores a `backup` file into `$DATA_DIR/pglite`, which must not hold a
+ * database yet. The backup's sealed values (API keys mailed again on request,
+ * webhook secrets) open only with the secret they were sealed with, so the
+ * secret must be in place first and must open them: a fresh one generated at
+ * the next start would make every known address's registration fail.
+ */
 async function restore(config: Config, file: string | undefined): Promise<number> {
   if (config.databaseUrl) throw new Error('restore: this Podtext uses PostgreSQL (DATABASE_URL); restore with pg_restore');
   if (!file) throw new Error('usage: restore <file.tar.gz>');
   const dir = path.join(config.dataDir, 'pglite');
   const present = await readdir(dir).catch(() => []);
   if (present.length > 0) throw new Error(`restore: ${dir} already holds a database; point DATA_DIR at an empty directory`);
+  const secret = config.secretKey ?? (await readFile(path.join(config.dataDir, 'secret.key'), 'utf8').then((s) => s.trim(), () => ''));
+  if (!secret) throw new Error(`restore: put the secret.key kept with the backup into ${config.dataDir} (or set SECRET_KEY) first: without it the backup's API keys and webhook secrets cannot be read`);
   const db = await openDatabase({ pgliteDir: dir, pgliteTemplate: new Blob([await readFile(file)]) });
-  await db.close();
+  let opens = true;
+  try {
+    const [sealed] = await db.prisma.$queryRaw<{ encrypted_key: string }[]>`SELECT encrypted_key FROM api_keys LIMIT 1`;
+    if (sealed) opens = canOpen(createSecretBox(secret), sealed.encrypted_key);
+  } finally {
+    await db.close();
+  }
+  if (!opens) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`restore: the secret key in place does not open this backup's API keys; use the secret.key (or SECRET_KEY) kept with the backup. Nothing was restored.`);
+  }
   process.stdout.write(`Restored ${file} into ${dir}.\n`);
   return 0;
+}
+
+function canOpen(box: SecretBox, sealed: string): boolean {
+  try {
+    box.open(sealed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs one admin command against the configured database; returns the exit code. */
@@ -43,7 +71,19 @@ export async function runAdminCommand(config: Config, command: string, args: str
       return 1;
     }
   }
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, customer: { type: 'string' } } });
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, customer: { type: 'string' } } });
+  } catch (err) {
+    // A mistyped option (or a negative number read as one): the usage, not a stack trace.
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const podtext = await boot({ ...config, logLevel: 'warn' });
   const { accounts } = podtext.services;
   try {

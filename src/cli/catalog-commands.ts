@@ -85,6 +85,7 @@ export async function runCatalogCommand(config: Config, command: string, args: s
     }
     if (command === 'refresh-feeds') {
       if (values.feed) {
+        if (!/^\d{1,19}$/.test(values.feed)) throw new Error('--feed must be a feed id (digits)');
         const result = await catalogIngest.refreshShow(BigInt(values.feed));
         out(`Feed ${values.feed}: ${result.status}, ${result.newEpisodes} new episodes${result.error ? ` (${result.error})` : ''}.`);
         return result.status === 'failed' ? 1 : 0;

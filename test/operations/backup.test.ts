@@ -25,7 +25,11 @@ async function tempDir(): Promise<string> {
 }
 
 async function cli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, DATA_DIR: dataDir, SECRET_KEY: SECRET, LOG_LEVEL: 'silent', APPLE_CHARTS_URL: 'off' };
+  return cliWith({ SECRET_KEY: SECRET }, dataDir, ...args);
+}
+
+async function cliWith(extra: Record<string, string>, dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'silent', APPLE_CHARTS_URL: 'off', ...extra };
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', main, ...args], { env, timeout: 90_000 });
     return { code: 0, stdout, stderr };
@@ -49,6 +53,15 @@ describe('backup and restore of a PGlite data directory', () => {
     expect(backup.stdout).toMatch(/^Wrote .*podtext\.tar\.gz \(\d+ bytes\)/);
 
     const fresh = await tempDir();
+    // Without the secret the backup was sealed with, or with another one, nothing is restored:
+    // the next start would make a new secret that opens none of the backup's keys.
+    const keyless = await cliWith({}, fresh, 'restore', file);
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toMatch(/secret\.key/);
+    const wrongKey = await cliWith({ SECRET_KEY: 'another-secret-key-that-is-long-enough-9876543210' }, fresh, 'restore', file);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toMatch(/does not open this backup/);
+    expect(await readdir(fresh)).toEqual([]);
     const restored = await cli(fresh, 'restore', file);
     expect(restored.stderr).toBe('');
     expect(restored.stdout).toContain('Restored');
@@ -63,5 +76,19 @@ describe('backup and restore of a PGlite data directory', () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { credits: number }).credits).toBe(7);
     expect(await readdir(path.join(fresh, 'pglite'))).toContain('PG_VERSION');
+    // The key sealed in the backup opens: a known address is mailed its key, not told 500.
+    expect((await t.api('POST', '/register/start', { body: { email: a.email } })).status).toBe(200);
+  }, 240_000);
+
+  it('answers a mistyped option with the usage, not a stack trace', async () => {
+    const dir = await tempDir();
+    for (const args of [['grant-credits', 'a@example.com', '-5'], ['grant-credits', 'a@example.com', '5', '--reason'], ['refresh-feeds', '--feed', 'xyz']]) {
+      const r = await cli(dir, ...args);
+      expect(r.code, args.join(' ')).toBeGreaterThan(0);
+      expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+    const help = await cli(dir, 'grant-credits', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('grant-credits <email>');
   }, 240_000);
 });
