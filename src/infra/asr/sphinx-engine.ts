@@ -199,7 +199,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
     if (run.exitCode !== 0) {
       throw new AsrError('failed', `pocketsphinx failed: ${lastLine(run.stderrTail) || `exit ${run.exitCode}`}`);
     }
-    const parsed = cli === 'pocketsphinx5' ? parsePocketsphinx5Output(run.stdout) : parseContinuousOutput(run.stdout);
+    const parsed = cli === 'pocketsphinx5' ? parsePocketsphinx5Output(run.stdout) : parseContinuousOutput(run.stdout, audioSeconds);
     let words = orderWords(parsed);
     // Keyword spotting costs about a tenth of the decoding; pocketsphinx 5's `live` has no such mode.
     if (opts.vocabulary?.length && cli === 'continuous') {

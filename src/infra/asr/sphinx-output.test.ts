@@ -42,6 +42,45 @@ describe('sphinx output', () => {
     expect(parseContinuousOutput(CONTINUOUS)).toEqual(EXPECTED);
   });
 
+  // Recorded from the same decoder on a 30 s chunk of a flite episode cut mid-phrase:
+  // the first utterance is reported 1.5 s late (it is heard from 0.33 s), ending after
+  // the second starts, so sorting by time used to interleave "seven o'clock every
+  // evening" with "part twenty six".
+  const LATE_FIRST = `our twenty five the train to say he leaves at seven o'clock every evening
+<s> 1.680 2.000 1.000100
+our(3) 2.010 2.160 0.167930
+twenty 2.170 2.560 0.998301
+five 2.570 3.100 0.998201
+[SPEECH] 3.110 3.400 0.911001
+the 3.410 3.510 0.203196
+train 3.520 3.860 0.706636
+evening 6.200 6.560 0.990000
+</s> 6.570 6.810 1.000000
+our twenty six
+<s> 5.150 5.170 1.000000
+our(3) 5.180 5.300 0.274186
+twenty 5.310 5.730 0.999700
+six 5.740 6.130 0.957332
+</s> 6.140 6.300 1.000000
+`;
+
+  it('moves back an utterance reported ending after the next one starts, so the words stay in spoken order', () => {
+    const words = parseContinuousOutput(LATE_FIRST, 30);
+    expect(words.map((w) => w.w).join(' ')).toBe('our twenty five the train evening our twenty six');
+    expect(words[0]).toEqual({ w: 'our', s: 0.35, e: 0.5 });
+    for (let i = 1; i < words.length; i++) expect(words[i]!.s).toBeGreaterThanOrEqual(words[i - 1]!.s);
+    expect(words.find((w) => w.w === 'evening')!.e).toBeLessThanOrEqual(5.15);
+  });
+
+  it('moves back a last utterance reported past the end of the audio', () => {
+    const late = `library opens\n<s> 13.980 14.000 0.99\nlibrary 14.010 14.400 0.9\nopens 30.000 31.500 0.9\n</s> 31.580 31.880 1.0\n`;
+    const words = parseContinuousOutput(late, 20);
+    expect(words.map((w) => w.s)).toEqual([2.13, 18.12]);
+    expect(words[1]!.e).toBeLessThanOrEqual(20);
+    // Times that fit are left as they are.
+    expect(parseContinuousOutput(CONTINUOUS, 10)).toEqual(EXPECTED);
+  });
+
   it('pocketsphinx 5 JSON lines: the same words', () => {
     expect(parsePocketsphinx5Output(PS5)).toEqual(EXPECTED);
   });

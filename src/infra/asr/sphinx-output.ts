@@ -13,16 +13,37 @@ const TIMED_WORD = /^(\S+) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)
  * 5prealpha, as Debian 12 ships it): for each utterance the hypothesis on
  * one line, then one `word start end probability` line per word, times in
  * seconds from the start of the file.
+ *
+ * That decoder sometimes reports an utterance's times too late, by up to its
+ * own length: it then ends after the next utterance starts, or after the
+ * audio ends (`audioSeconds`), which no real utterance does. Such an
+ * utterance is moved back until it no longer does, so its words are neither
+ * late nor sorted in among the next utterance's.
  */
-export function parseContinuousOutput(stdout: string): AsrWord[] {
-  const words: AsrWord[] = [];
+export function parseContinuousOutput(stdout: string, audioSeconds?: number): AsrWord[] {
+  const utterances: { start: number; end: number; words: AsrWord[] }[] = [];
   for (const line of stdout.split(/\r?\n/)) {
     const m = TIMED_WORD.exec(line.trim());
     if (!m) continue;
-    const w = dictionaryWord(m[1]);
+    const token = m[1];
+    const s = Number(m[2]);
+    const e = Number(m[3]);
+    if (token === '<s>' || utterances.length === 0) utterances.push({ start: s, end: e, words: [] });
+    const current = utterances[utterances.length - 1]!;
+    current.end = Math.max(current.end, e);
+    const w = dictionaryWord(token);
     if (isFillerToken(w)) continue;
-    words.push({ w, s: roundTime(Number(m[2])), e: roundTime(Number(m[3])) });
+    current.words.push({ w, s, e });
   }
+  const words: AsrWord[] = [];
+  let previousEnd = 0;
+  utterances.forEach((u, i) => {
+    const limit = i + 1 < utterances.length ? utterances[i + 1]!.start : audioSeconds;
+    // Moved back by its overrun, never before the utterance before it.
+    const shift = limit !== undefined && u.end > limit + 0.05 ? Math.min(u.end - limit, Math.max(0, u.start - previousEnd)) : 0;
+    for (const x of u.words) words.push({ w: x.w, s: roundTime(x.s - shift), e: roundTime(x.e - shift) });
+    previousEnd = u.end - shift;
+  });
   return words;
 }
 
