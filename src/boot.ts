@@ -1,10 +1,10 @@
-import { KEYLESS_HEADERS } from './core/door/door.js';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getRequestListener } from '@hono/node-server';
 import type { Config } from './config.js';
+import { KEYLESS_HEADERS } from './core/door/door.js';
 import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';

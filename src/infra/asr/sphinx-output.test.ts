@@ -42,10 +42,11 @@ describe('sphinx output', () => {
     expect(parseContinuousOutput(CONTINUOUS)).toEqual(EXPECTED);
   });
 
-  // Recorded from the same decoder on a 30 s chunk of a flite episode cut mid-phrase:
-  // the first utterance is reported 1.5 s late (it is heard from 0.33 s), ending after
-  // the second starts, so sorting by time used to interleave "seven o'clock every
-  // evening" with "part twenty six".
+  // Abridged from the same decoder's output on a 30 s chunk of a flite episode cut
+  // mid-phrase (words between "train" and "evening" left out): the first utterance
+  // is reported 1.5 s late (it is heard from 0.33 s), ending after the second starts,
+  // so sorting by time used to interleave "seven o'clock every evening" with "part
+  // twenty six".
   const LATE_FIRST = `our twenty five the train to say he leaves at seven o'clock every evening
 <s> 1.680 2.000 1.000100
 our(3) 2.010 2.160 0.167930
@@ -73,6 +74,7 @@ six 5.740 6.130 0.957332
   });
 
   it('moves back a last utterance reported past the end of the audio', () => {
+    // Shaped on another cut of that episode, where one utterance came out at 13.98–31.88 s in a 20 s file.
     const late = `library opens\n<s> 13.980 14.000 0.99\nlibrary 14.010 14.400 0.9\nopens 30.000 31.500 0.9\n</s> 31.580 31.880 1.0\n`;
     const words = parseContinuousOutput(late, 20);
     expect(words.map((w) => w.s)).toEqual([2.13, 18.12]);

@@ -245,11 +245,11 @@ export function createAudioChecks(deps: AudioCheckDeps) {
           return 'unchanged';
         }
       }
-      const print = await fingerprintUrl(url, transcriptId, signal);
-      // Without the requester's file to compare, the feed's audio cannot vouch for a requester's transcript.
+      // Without the requester's file to compare, the feed's audio cannot vouch for a requester's transcript (no download needed to say so).
       if (row.verify_recording && (!row.reference || !row.envelope || row.reference_seconds === null)) {
-        return withdraw(row, 'no fingerprint of the requested file to compare the feed\'s audio with', print.seconds);
+        return withdraw(row, 'no fingerprint of the requested file to compare the feed\'s audio with', null);
       }
+      const print = await fingerprintUrl(url, transcriptId, signal);
       if (!row.reference || !row.envelope || row.reference_seconds === null) {
         const taken = await db.$executeRaw`
           UPDATE audio_checks SET reference = ${itemsToBytes(print.items)}, envelope = ${Buffer.from(print.envelope)}, reference_seconds = ${print.seconds},
