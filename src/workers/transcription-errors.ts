@@ -16,7 +16,7 @@ export function classifyFailure(err: unknown): TaskFailure {
     return { message: `download: ${err.message}`, permanent: PERMANENT_DOWNLOAD.has(err.code) };
   }
   if (err instanceof AudioError) {
-    return { message: `audio: ${err.message}`, permanent: err.code === 'too_long' };
+    return { message: `audio: ${err.message}`, permanent: err.code === 'too_long' || err.code === 'damaged' };
   }
   if (err instanceof AsrError) {
     return { message: `recognition: ${err.message}`, permanent: err.code === 'unsupported_language' };

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
@@ -25,6 +26,10 @@ beforeAll(async () => {
   });
   audio.file('/spoken.mp3', await spokenMp3(SHORT_PASSAGE));
   audio.file('/empty.mp3', Buffer.alloc(0));
+  // A short recording whose bytes after the first 3 KB are garbage: a fraction of a second decodes.
+  const damaged = await spokenMp3('Welcome back to the show, everyone.');
+  randomFillSync(damaged, 3000);
+  audio.file('/damaged.mp3', damaged);
   audio.file('/page.mp3', Buffer.from('<!doctype html><html><body>Episode moved</body></html>'), 'text/html');
   audio.handle('/endless.mp3', (_req, res) => {
     res.writeHead(200, { 'content-type': 'audio/mpeg' });
@@ -55,16 +60,16 @@ afterAll(async () => {
 });
 
 describe('audio that cannot be transcribed', () => {
-  it('404, zero bytes, not audio, endless, trickling, too long: bounded attempts, failed, refunded once, job done', async () => {
+  it('404, zero bytes, not audio, endless, trickling, too long, damaged: bounded attempts, failed, refunded once, job done', async () => {
     const a = await t.account({ credits: 20 });
-    const cases = ['/gone.mp3', '/empty.mp3', '/page.mp3', '/endless.mp3', '/trickle.mp3', '/spoken.mp3'];
+    const cases = ['/gone.mp3', '/empty.mp3', '/page.mp3', '/endless.mp3', '/trickle.mp3', '/spoken.mp3', '/damaged.mp3'];
     const guids = cases.map((p) => newGuid(p.slice(1, -4)));
     const r = await postRequest(t, a.key, { episodes: cases.map((p, i) => ({ guid: guids[i], url: audio.url(p), title: p })), fast: true });
     expect(r.status).toBe(200);
-    expect(r.body.credits_charged).toBe(12);
+    expect(r.body.credits_charged).toBe(14);
 
     const job = await jobDone(t, a.key, r.body.job.id, 60_000);
-    expect(job).toMatchObject({ status: 'done', done: 6, total: 6, credits_refunded: 12 });
+    expect(job).toMatchObject({ status: 'done', done: 7, total: 7, credits_refunded: 14 });
     const reasons = Object.fromEntries(job.episodes.map((e: { title: string; status: string; error: string }) => [e.title, [e.status, e.error]]));
     expect(reasons['/gone.mp3']).toEqual(['failed', expect.stringContaining('404')]);
     expect(reasons['/empty.mp3']).toEqual(['failed', expect.stringContaining('empty')]);
@@ -72,16 +77,18 @@ describe('audio that cannot be transcribed', () => {
     expect(reasons['/endless.mp3']).toEqual(['failed', expect.stringContaining('byte cap')]);
     expect(reasons['/trickle.mp3']).toEqual(['failed', expect.stringContaining('within 2500 ms')]);
     expect(reasons['/spoken.mp3']).toEqual(['failed', expect.stringContaining('the limit is 5 s')]);
+    // Not transcribed as a fraction of a second of words and charged.
+    expect(reasons['/damaged.mp3']).toEqual(['failed', expect.stringMatching(/^audio: only 0\.\d s of the \d s the file states could be decoded/)]);
 
-    // Retryable faults were tried twice, facts about the file (over the cap, too long) once.
+    // Retryable faults were tried twice, facts about the file (over the cap, too long, damaged) once.
     expect([audio.hits('/gone.mp3'), audio.hits('/empty.mp3'), audio.hits('/page.mp3'), audio.hits('/trickle.mp3')]).toEqual([2, 2, 2, 2]);
-    expect([audio.hits('/endless.mp3'), audio.hits('/spoken.mp3')]).toEqual([1, 1]);
+    expect([audio.hits('/endless.mp3'), audio.hits('/spoken.mp3'), audio.hits('/damaged.mp3')]).toEqual([1, 1, 1]);
 
     // Every charge (base and premium) refunded exactly once, each refund pointing at its charge.
     const charges = await ledger(t, a.accountId, 'job:');
     const refunds = await ledger(t, a.accountId, 'refund:');
-    expect(charges).toHaveLength(12);
-    expect(refunds).toHaveLength(12);
+    expect(charges).toHaveLength(14);
+    expect(refunds).toHaveLength(14);
     expect(new Set(refunds.map((x) => String(x.refundOf)))).toEqual(new Set(charges.map((c) => String(c.id))));
     const account = await t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } });
     expect(account.credits).toBe(20);
@@ -89,7 +96,7 @@ describe('audio that cannot be transcribed', () => {
     expect(tasks.every((x) => x.status === 'failed' && x.leaseUntil === null)).toBe(true);
 
     const mail = await inbox.next(a.email, 15_000);
-    expect(mail.subject).toBe('Your Podtext job is done: 0 of 6 ready');
-    expect(mail.text).toContain('Credits refunded for this job: 12.');
+    expect(mail.subject).toBe('Your Podtext job is done: 0 of 7 ready');
+    expect(mail.text).toContain('Credits refunded for this job: 14.');
   }, 90_000);
 });

@@ -34,7 +34,8 @@ export interface DecodeOptions {
  *
  * @returns the decoded length in seconds, measured from the samples written.
  * @throws AudioError `not_audio` (empty, HTML, playlist, no audio stream),
- *   `too_long` (over `maxSeconds`), `decode_failed` (ffmpeg error or timeout).
+ *   `too_long` (over `maxSeconds`), `damaged` (under half of the stated
+ *   length decodes, with decode errors), `decode_failed` (ffmpeg error or timeout).
  * @example
  * const { durationSeconds } = await decodeToPcm('/data/dl/ep.mp3', '/data/work/ep.wav', { maxSeconds: 4 * 3600 });
  */
@@ -105,6 +106,15 @@ export async function decodeToPcm(
     }
     const { durationSeconds } = await readWavInfo(partial);
     if (durationSeconds === 0) throw new AudioError('not_audio', 'the file decoded to no audio');
+    // Audio that stops early while ffmpeg reports frames it could not decode is a damaged file:
+    // transcribing its first seconds would sell an empty transcript. A VBR header's estimate alone
+    // (no decode errors) is not evidence.
+    if (stated !== null && durationSeconds < stated / 2 && run.stderrTail.trim() !== '') {
+      throw new AudioError('damaged', `only ${durationSeconds.toFixed(1)} s of the ${Math.round(stated)} s the file states could be decoded; the rest is damaged`, {
+        seconds: durationSeconds,
+        statedSeconds: stated,
+      });
+    }
     if (durationSeconds > maxSeconds) {
       throw new AudioError('too_long', `the recording is longer than the limit of ${maxSeconds} s`, { maxSeconds });
     }
