@@ -74,7 +74,8 @@ const envSchema = z.object({
   FAST_ASR_CONCURRENCY: numberVar((n) => n.int().min(1).max(256).default(8)),
   OUTBOUND_ALLOW: hostPortList,
   WEBHOOK_RETRY_SCHEDULE: secondsList,
-  AUDIO_CHECK_INTERVAL: numberVar((n) => n.positive().max(30 * 86_400).default(21_600)),
+  // Under a second the checks would fetch every episode's audio back to back, hammering its hosts.
+  AUDIO_CHECK_INTERVAL: numberVar((n) => n.min(1).max(30 * 86_400).default(21_600)),
   SAMPLE_TRANSCRIPT_ID: optionalString.refine((v) => v === undefined || TRANSCRIPT_ID.test(v), {
     message: 'must be 16 lowercase hex characters',
   }),
@@ -83,7 +84,9 @@ const envSchema = z.object({
     message: 'must be at least 32 characters',
   }),
   APPLE_CHARTS_URL: z.union([z.literal('off'), urlString(['http:', 'https:'])]),
-  APPLE_GENRE_CHARTS_URL: urlString(['http:', 'https:']),
+  APPLE_GENRE_CHARTS_URL: urlString(['http:', 'https:']).refine((v) => v === undefined || v.includes('{genre}'), {
+    message: 'must contain {genre}, where each genre id goes (else every genre would import the same chart)',
+  }),
   PODCASTINDEX_API_KEY: optionalString,
   PODCASTINDEX_API_SECRET: optionalString,
   AI_URL: urlString(['http:', 'https:']),
