@@ -249,7 +249,9 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     try {
       const r = await c.get('services').billing.completeCheckout(c.req.query('session_id') ?? '');
-      return c.html(billingSuccessPage(r, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
+      // The address travels (history, a forwarded link): the balance is shown to the account's own session only.
+      const own = actor !== null && actor.accountId === r.accountId;
+      return c.html(billingSuccessPage(r, own, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`), statusOf(err));

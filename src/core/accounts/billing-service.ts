@@ -43,6 +43,8 @@ export interface CheckoutOutcome {
   status: 'complete' | 'pending';
   plan: PlanName;
   credits: number;
+  /** The account the checkout paid for; null while pending. */
+  accountId: string | null;
 }
 
 /** What one event or checkout is about. */
@@ -334,11 +336,11 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
       if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) throw invalid('session_id', 'not a checkout session id');
       if (!provider.enabled) throw new DomainError('billing_not_configured', 'Billing is not configured on this Podtext server.');
       const subject = await checkoutSubject(sessionId);
-      if (!subject) return { status: 'pending', plan: 'free', credits: 0 };
+      if (!subject) return { status: 'pending', plan: 'free', credits: 0, accountId: null };
       const { accountId } = await sync(subject);
       if (!accountId) throw new DomainError('not_found', 'No Podtext account for this checkout.');
       const account = await loadAccount(accountId);
-      return { status: 'complete', plan: isPlanName(account.plan) ? account.plan : 'free', credits: account.credits };
+      return { status: 'complete', plan: isPlanName(account.plan) ? account.plan : 'free', credits: account.credits, accountId: account.id };
     },
   };
 }

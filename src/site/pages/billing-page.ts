@@ -4,7 +4,7 @@ import { plans } from '../../core/pricing.js';
 import { layout, type PageChrome } from '../layout.js';
 
 /** Where Stripe's Checkout returns a buyer: the plan and balance it gave, or that it is not done yet. */
-export function billingSuccessPage(r: CheckoutOutcome, chrome: PageChrome) {
+export function billingSuccessPage(r: CheckoutOutcome, showBalance: boolean, chrome: PageChrome) {
   if (r.status === 'pending') {
     return layout(
       'Payment pending · Podtext',
@@ -17,7 +17,7 @@ export function billingSuccessPage(r: CheckoutOutcome, chrome: PageChrome) {
   return layout(
     `Welcome to Podtext ${plan.title} · Podtext`,
     html`<h1>Thank you: you are on ${plan.title}</h1>
-<p id="plan" data-plan="${plan.name}">Your balance is <strong id="credits">${r.credits}</strong> credits; each month it resets to ${plan.monthlyCredits}. Your key now allows ${plan.dailyRequests} requests a day.</p>
+<p id="plan" data-plan="${plan.name}">${showBalance ? html`Your balance is <strong id="credits">${r.credits}</strong> credits; each month` : html`<a href="/signin?next=%2Faccount">Sign in</a> to see your balance. Each month your balance`} resets to ${plan.monthlyCredits}. Your key now allows ${plan.dailyRequests} requests a day.</p>
 <p>Your API key has not changed. Change or cancel your plan with <a href="/account">Manage billing on your account page</a>, or through <code>POST /api/v1/billing/portal</code>.</p>`,
     chrome,
   );
