@@ -147,3 +147,26 @@ export const AD_TEXTS = {
   medium: 'Fresh coffee beans, roasted this week. Try them today.',
   short: 'Sponsored by the corner bakery.',
 };
+
+const PART_NUMBERS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'twenty one', 'twenty two', 'twenty three', 'twenty four'];
+
+/**
+ * An episode that says nearly the same sentence over and over (about 2 min 15 s
+ * spoken by `rms` from one text, as flite reads a file): the same words recur
+ * every 5.6 s, so the audio matches itself a sentence or two away.
+ */
+export const REPETITIVE_EPISODE = PART_NUMBERS.map((n) => `This is part ${n} of the episode, and here we talk about the same thing again.`).join(' ');
+
+/** Eleven seconds of ad copy for the repetitive episode. */
+export const LONG_AD_TEXT = 'This episode is brought to you by Sunny Shoes. Comfortable shoes for every season, delivered to your door. Visit sunny shoes dot com today, and save ten percent on your first pair.';
+
+/** A music-like jingle: four notes, two a second, with a tremolo; nothing in it sounds like speech. */
+export function jingle(seconds: number): Pcm {
+  const out = new Int16Array(Math.round(seconds * RATE));
+  const notes = [440, 554, 659, 880];
+  for (let i = 0; i < out.length; i++) {
+    const t = i / RATE;
+    out[i] = Math.round(8000 * Math.sin(2 * Math.PI * notes[Math.floor(t * 2) % 4]! * t) * (0.6 + 0.4 * Math.sin(2 * Math.PI * 3 * t)));
+  }
+  return out;
+}

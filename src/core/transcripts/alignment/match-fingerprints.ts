@@ -63,79 +63,75 @@ function candidateOffsets(ref: Uint32Array, cur: Uint32Array): number[] {
 
 /**
  * Matches every window of the current fingerprint (1-item stride) against
- * the reference at each candidate offset, keeps the best one under the
- * bit-error limit, and groups consecutive windows into runs. Adjacent runs
- * whose offsets differ by one item (a fractional shift flickering between
- * its two neighbours) are one run.
+ * the reference at each candidate offset and makes each stretch of
+ * consecutive windows under the bit-error limit at one offset a run.
+ * Windows are not given to their single best offset: in an episode that
+ * repeats a phrase, the same words a sentence earlier or later can match a
+ * few windows better than the true offset does (a fractional shift costs it
+ * bits), and those few windows would cut the true stretch into pieces with
+ * wrong ones between. Which runs explain the audio is left to the chain.
  */
 export function matchRuns(ref: Uint32Array, cur: Uint32Array): ItemRun[] {
   const W = WINDOW_ITEMS;
   if (ref.length < W || cur.length < W) return [];
-  const candidates = candidateOffsets(ref, cur);
   const starts = cur.length - W + 1;
-  const bestOffset = new Int32Array(starts).fill(0x7fffffff);
-  const bestBits = new Float64Array(starts).fill(Infinity);
+  const limit = MAX_WINDOW_BER * 32 * W;
   const prefix = new Float64Array(cur.length + 1);
-  for (const d of candidates) {
+  const runs: ItemRun[] = [];
+  for (const d of candidateOffsets(ref, cur)) {
     for (let i = 0; i < cur.length; i++) {
       const j = i - d;
       const bits = j >= 0 && j < ref.length ? popcount((cur[i]! ^ ref[j]!) >>> 0) : 16;
       prefix[i + 1] = prefix[i]! + bits;
     }
-    for (let i = 0; i < starts; i++) {
-      if (i - d < 0 || i - d + W > ref.length) continue;
-      const bits = prefix[i + W]! - prefix[i]!;
-      if (bits < bestBits[i]!) {
-        bestBits[i] = bits;
-        bestOffset[i] = d;
+    let open = -1;
+    let bits = 0;
+    for (let i = 0; i <= starts; i++) {
+      const windowBits = i < starts && i - d >= 0 && i - d + W <= ref.length ? prefix[i + W]! - prefix[i]! : Infinity;
+      if (windowBits <= limit) {
+        if (open < 0) {
+          open = i;
+          bits = 0;
+        }
+        bits += windowBits;
+        continue;
       }
+      if (open >= 0 && i - open >= MIN_RUN_STARTS) runs.push({ curStart: open, curEnd: i - 1 + W, offset: d, ber: bits / (i - open) / (32 * W) });
+      open = -1;
     }
   }
-  const limit = MAX_WINDOW_BER * 32 * W;
-  const runs: ItemRun[] = [];
-  let open: { start: number; offsets: Map<number, number>; last: number; bits: number; n: number } | null = null;
-  const close = (endStart: number) => {
-    if (!open) return;
-    if (endStart - open.start >= MIN_RUN_STARTS) {
-      const offset = [...open.offsets.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-      runs.push({ curStart: open.start, curEnd: endStart - 1 + W, offset, ber: open.bits / open.n / (32 * W) });
-    }
-    open = null;
-  };
-  for (let i = 0; i < starts; i++) {
-    const ok = bestBits[i]! <= limit;
-    const d = bestOffset[i]!;
-    if (open && (!ok || Math.abs(d - open.last) > 1)) close(i);
-    if (!ok) continue;
-    open ??= { start: i, offsets: new Map(), last: d, bits: 0, n: 0 };
-    open.offsets.set(d, (open.offsets.get(d) ?? 0) + 1);
-    open.last = d;
-    open.bits += bestBits[i]!;
-    open.n++;
-  }
-  close(starts);
   return monotonicChain(runs);
 }
 
 /**
- * The heaviest chain of runs in which both the current and the reference
- * positions go forward (overlaps of up to a window allowed, since window
- * ends are fuzzy): audio is re-spliced, never shuffled, so a repeated
- * passage matched out of order is dropped.
+ * The chain of runs explaining the current audio best in which both the
+ * current and the reference positions go forward: audio is re-spliced,
+ * never shuffled, so a repeated passage matched out of order is dropped.
+ * A run is worth its items beyond the run before it, each weighted by how
+ * far under the bit-error limit the run matches (an offset two items off
+ * still matches slow speech, only worse), less half a window for each
+ * splice it implies: the same words at another offset cannot buy their way
+ * in by overlapping the true stretch or bridging its noisy windows, while a
+ * few seconds of speech between an ad and the end still count. Neighbours
+ * may overlap by up to two windows: chromaprint items hear a few items
+ * ahead, so the stretches on both sides of an ad reach into it.
  */
 function monotonicChain(runs: ItemRun[]): ItemRun[] {
   if (runs.length === 0) return [];
   const W = WINDOW_ITEMS;
-  const sorted = [...runs].sort((a, b) => a.curStart - b.curStart);
-  const score = sorted.map((r) => r.curEnd - r.curStart);
+  const sorted = [...runs].sort((a, b) => a.curStart - b.curStart || b.curEnd - a.curEnd);
+  const weight = sorted.map((r) => Math.max(0, 1 - r.ber / MAX_WINDOW_BER));
+  const score = sorted.map((r, i) => (r.curEnd - r.curStart) * weight[i]!);
   const prev = sorted.map(() => -1);
   for (let b = 0; b < sorted.length; b++) {
     const B = sorted[b]!;
     for (let a = 0; a < b; a++) {
       const A = sorted[a]!;
-      const fits = B.curStart >= A.curEnd - W && B.curStart - B.offset >= A.curEnd - A.offset - W && B.curStart > A.curStart;
-      if (fits && score[a]! + (B.curEnd - B.curStart) > score[b]!) {
-        score[b] = score[a]! + (B.curEnd - B.curStart);
+      const fits = B.curStart >= A.curEnd - 2 * W && B.curStart - B.offset >= A.curEnd - A.offset - 2 * W && B.curStart > A.curStart;
+      if (!fits) continue;
+      const gain = (B.curEnd - Math.max(B.curStart, A.curEnd)) * weight[b]! - (Math.abs(B.offset - A.offset) > 1 ? W / 2 : 0);
+      if (score[a]! + gain > score[b]!) {
+        score[b] = score[a]! + gain;
         prev[b] = a;
       }
     }
