@@ -48,7 +48,7 @@ interface Proc {
 /** `node dist/podtext.mjs <command>`, ready once `ready` matches a log line. */
 async function spawnBuilt(command: 'serve' | 'worker', env: Record<string, string>, ready: (line: Record<string, unknown>) => boolean): Promise<Proc> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'podtext-cluster-'));
-  const child = spawn(process.execPath, [bundle, command], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', APPLE_CHARTS_URL: 'off', ...env } });
+  const child = spawn(process.execPath, [bundle, command], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', APPLE_CHARTS_URL: 'off', SECRET_KEY: 'bench-secret-key-shared-by-every-process-0123', ...env } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => rm(dataDir, { recursive: true, force: true }));
   let url = '';

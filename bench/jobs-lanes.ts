@@ -36,7 +36,7 @@ const load = () => os.loadavg()[0]!.toFixed(1);
 
 async function startPodtext(env: Record<string, string>, overrides: BootOverrides = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'podtext-bench-lanes-'));
-  const podtext = await boot(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', SITE_URL: 'http://bench.test', APPLE_CHARTS_URL: 'off', ...env }), { inMemory: !env.DATABASE_URL, ...overrides });
+  const podtext = await boot(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', SITE_URL: 'http://bench.test', APPLE_CHARTS_URL: 'off', SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789', ...env }), { inMemory: !env.DATABASE_URL, ...overrides });
   return {
     podtext,
     async close() {

@@ -28,6 +28,7 @@ import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
 import { createStripeBilling } from './infra/billing/stripe-billing.js';
+import { ensureSameSecretKey } from './infra/db/secret-key-check.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
 import { type AudioCheckOptions, createAudioChecks } from './core/transcripts/alignment/audio-check-service.js';
@@ -142,7 +143,12 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     pgliteTemplate: overrides.pgliteTemplate,
   });
   const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl, log) : createLocalEventBus();
-  const box = createSecretBox(await resolveSecret(config.secretKey, config.dataDir));
+  const secret = await resolveSecret(config.secretKey, config.dataDir);
+  const box = createSecretBox(secret.secret);
+  await ensureSameSecretKey(db.prisma, box, secret).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
   const metrics = createMetrics();
   const draining = new AbortController();
   const mail = countMails(createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log }), metrics);

@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 import { type Config, ConfigError, loadConfig, withBoundPort } from './config.js';
 import { bindListener, boot, type Listener } from './boot.js';
 import { runAdminCommand } from './cli/admin.js';
-import { DataDirInUseError } from './infra/db/data-dir-lock.js';
+import { OperatorError } from './infra/operator-error.js';
 import { startTracing, tracing } from './infra/tracing/tracing.js';
 
 /**
@@ -125,7 +125,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  // A data directory held by a running server is an answer, not a crash: no stack.
-  process.stderr.write(`${err instanceof DataDirInUseError ? err.message : ((err as Error).stack ?? err)}\n`);
-  process.exit(1);
+  // A data directory held by a running server, or a setting to mend, is an answer, not a crash: no stack.
+  process.stderr.write(`${err instanceof OperatorError ? err.message : ((err as Error).stack ?? err)}\n`);
+  process.exit(err instanceof OperatorError ? err.exitCode : 1);
 });

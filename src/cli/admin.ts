@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
 import { openDatabase } from '../infra/db/open-database.js';
-import { type SecretBox, createSecretBox } from '../infra/secret-box.js';
+import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
 
@@ -45,15 +45,6 @@ async function restore(config: Config, file: string | undefined): Promise<number
   }
   process.stdout.write(`Restored ${file} into ${dir}.\n`);
   return 0;
-}
-
-function canOpen(box: SecretBox, sealed: string): boolean {
-  try {
-    box.open(sealed);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs one admin command against the configured database; returns the exit code. */

@@ -31,15 +31,31 @@ export function createSecretBox(secret: string): SecretBox {
   };
 }
 
+/** Whether `sealed` opens with `box`: false for another secret's seal. */
+export function canOpen(box: SecretBox, sealed: string): boolean {
+  try {
+    box.open(sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The secret and where it came from, for messages: `SECRET_KEY`, or the file (generated now or before). */
+export interface ResolvedSecret {
+  secret: string;
+  from: string;
+}
+
 /**
  * The configured secret, or one generated into `$DATA_DIR/secret.key` on first
  * start (mode 0600) and reused after.
  */
-export async function resolveSecret(configured: string | undefined, dataDir: string): Promise<string> {
-  if (configured) return configured;
+export async function resolveSecret(configured: string | undefined, dataDir: string): Promise<ResolvedSecret> {
+  if (configured) return { secret: configured, from: 'SECRET_KEY' };
   const file = path.join(dataDir, 'secret.key');
   try {
-    return (await readFile(file, 'utf8')).trim();
+    return { secret: (await readFile(file, 'utf8')).trim(), from: file };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -47,10 +63,10 @@ export async function resolveSecret(configured: string | undefined, dataDir: str
   const fresh = randomBytes(32).toString('base64url');
   try {
     await writeFile(file, `${fresh}\n`, { mode: 0o600, flag: 'wx' });
-    return fresh;
+    return { secret: fresh, from: `${file}, generated at this start` };
   } catch (err) {
     // Another process created it first: use theirs.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(file, 'utf8')).trim();
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return { secret: (await readFile(file, 'utf8')).trim(), from: file };
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { OperatorError } from '../operator-error.js';
 import { processAlive } from '../process-alive.js';
 
 /** Who holds a PGlite data directory, as written in its lock file. */
@@ -13,7 +14,7 @@ interface LockHolder {
 }
 
 /** A second process tried to open a PGlite data directory that a running Podtext holds. */
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends OperatorError {
   constructor(
     readonly dir: string,
     readonly holder: LockHolder,

@@ -12,6 +12,7 @@ export const repo = fileURLToPath(new URL('../../../', import.meta.url));
 /** A real Podtext process (`node --import tsx src/main.ts <command>`), signalled directly: no npx in between. */
 export interface PodtextProcess {
   child: ChildProcess;
+  dataDir: string;
   /** `http://127.0.0.1:<port>` once listening (an API on everything, a worker on its probes and metrics). */
   url: string;
   output(): string;
@@ -59,6 +60,7 @@ export async function watchProcess(child: ChildProcess, dataDir: string, options
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const proc: PodtextProcess = {
     child,
+    dataDir,
     url: '',
     output: () => log,
     logLines: () =>
