@@ -7,9 +7,20 @@ export const SAMPLE_FEED_ID = 999_999_999_999n;
 
 /**
  * Puts the public sample episode and its transcript in the index once, so it is
- * served like any other episode. Safe to run on every start and from several processes.
+ * served like any other episode. Safe to run on every start and from several
+ * processes at once: Prisma's upsert reads, then inserts, so two first starts
+ * can both insert; the one that loses finds the rows when it runs again.
  */
 export async function ensureSampleEpisode(db: PrismaClient, audioUrl: string | null = null): Promise<void> {
+  try {
+    await upsertSample(db, audioUrl);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'P2002') throw err;
+    await upsertSample(db, audioUrl);
+  }
+}
+
+async function upsertSample(db: PrismaClient, audioUrl: string | null): Promise<void> {
   const doc = loadSampleTranscript();
   await db.$transaction([
     db.show.upsert({
