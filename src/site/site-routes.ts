@@ -104,7 +104,8 @@ function jobEvent(j: JobView) {
 }
 
 /** The website: pages, /openapi.json and /llms.txt (generated once at start). */
-export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string): void {
+/** `stopping` aborts when the server begins to shut down: open live streams end then, not at the grace period's end. */
+export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string, stopping?: AbortSignal): void {
   setCookieSecurity(siteUrl);
   app.use('*', pageHeaders);
   const openapiJson = JSON.stringify(docs.openapi);
@@ -370,10 +371,18 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       throw err;
     }
     return streamSSE(c, async (stream) => {
-      stream.onAbort(() => void changes.return?.());
-      for await (const job of changes) {
-        if (stream.aborted || (await siteActor(c))?.accountId !== actor.accountId) break;
-        await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
+      // A shutdown ends the stream at once; the browser's EventSource reconnects to a server that is up.
+      const end = () => void changes.return?.();
+      stream.onAbort(end);
+      stopping?.addEventListener('abort', end, { once: true });
+      try {
+        if (stopping?.aborted) return end();
+        for await (const job of changes) {
+          if (stream.aborted || (await siteActor(c))?.accountId !== actor.accountId) break;
+          await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
+        }
+      } finally {
+        stopping?.removeEventListener('abort', end);
       }
     });
   });

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AudioServer, newGuid, startAudioServer } from '../jobs/support/audio-server.js';
 import { postRequest } from '../jobs/support/jobs-api.js';
@@ -22,15 +23,15 @@ describe('the account page’s live job rows after the browser is signed out', (
     await audio?.close();
   });
 
-  async function signIn(key: string): Promise<string> {
-    const res = await fetch(`${site}/signin`, { method: 'POST', body: new URLSearchParams({ key }), redirect: 'manual' });
+  async function signIn(key: string, at = site): Promise<string> {
+    const res = await fetch(`${at}/signin`, { method: 'POST', body: new URLSearchParams({ key }), redirect: 'manual' });
     expect(res.status).toBe(303);
     return res.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
   }
 
   /** Reads the event stream as it comes; `ended` settles when the server closes it. */
-  async function listen(cookie: string) {
-    const res = await fetch(`${site}/account/jobs/events`, { headers: { cookie } });
+  async function listen(cookie: string, at = site) {
+    const res = await fetch(`${at}/account/jobs/events`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const state = { text: '', ended: false };
@@ -86,6 +87,22 @@ describe('the account page’s live job rows after the browser is signed out', (
       expect(live.state.text).not.toContain(after);
     } finally {
       await live.stop();
+    }
+  });
+
+  it('ends as soon as the server begins to stop, so an open account page does not hold a deploy for the grace period', async () => {
+    const own = await startTestPodtext({ env: { WORKERS: '0' } });
+    try {
+      const at = await own.podtext.listen();
+      const a = await own.account({ credits: 5 });
+      const live = await listen(await signIn(a.key, at), at);
+      const started = Date.now();
+      const { cutOff } = await own.podtext.stop({ graceMs: 10_000 });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(cutOff).toBe(0);
+      await expect.poll(() => live.state.ended, { timeout: 2_000 }).toBe(true);
+    } finally {
+      await rm(own.dataDir, { recursive: true, force: true });
     }
   });
 });
