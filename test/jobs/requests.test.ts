@@ -43,6 +43,9 @@ describe('POST /requests input', () => {
       [{ episodes: [item(undefined, { secs: -1 })] }, 'episodes.0.secs'],
       [{ episodes: [item(undefined, { secs: 1.5 })] }, 'episodes.0.secs'],
       [{ episodes: [item(undefined, { date: 'someday' })] }, 'episodes.0.date'],
+      // Days the calendar does not have, which Date would roll into March.
+      [{ episodes: [item(undefined, { date: '2024-02-30' })] }, 'episodes.0.date'],
+      [{ episodes: [item(undefined, { date: 'Sat, 31 Feb 2024 10:00:00 GMT' })] }, 'episodes.0.date'],
       [{ episodes: [] }, 'episodes'],
       [{ episodes: [item()], email: 'not-an-address' }, 'email'],
       [{ episodes: [item()], webhook_url: 'http://hooks.example/x' }, 'webhook_url'],
@@ -59,6 +62,14 @@ describe('POST /requests input', () => {
       expect(r.body.error.message.startsWith(`${field}:`), `${r.body.error.message} names ${field}`).toBe(true);
     }
     await nothingStored(a.accountId, 10);
+  });
+
+  it('a title is kept on one line: line breaks and tabs become spaces (it is shown in pages and the completion mail)', async () => {
+    const a = await t.account({ credits: 5 });
+    const r = await postRequest(t, a.key, { episodes: [item(undefined, { title: 'Hello\r\nBcc: someone@else.example\tthere' })] });
+    expect(r.status).toBe(200);
+    const job = await getJob(t, a.key, r.body.job.id);
+    expect(job.episodes[0].title).toBe('Hello Bcc: someone@else.example there');
   });
 
   it('insufficient credits: 402 with required and available, nothing charged, unlocked or queued', async () => {

@@ -72,6 +72,20 @@ function text(value: unknown, field: string, required: boolean): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * False for a day the calendar does not have ("2024-02-30", "31 Feb 2024"),
+ * which `Date` quietly rolls into the next month.
+ */
+function calendarDay(text: string): boolean {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  const rfc = /\b(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})\b/.exec(text);
+  const [year, month, day] = iso ? [Number(iso[1]), Number(iso[2]), Number(iso[3])] : rfc ? [Number(rfc[3]), MONTHS.indexOf(rfc[2]!.toLowerCase()) + 1, Number(rfc[1])] : [0, 0, 0];
+  if (year === 0) return true;
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 /**
  * The one place the request rules live, for both adapters: 1 to 25 episodes,
  * each with a guid and an http(s) audio URL, `secs` a whole number ≥ 0,
@@ -88,10 +102,11 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
     const at = `episodes.${i}`;
     const guid = text(raw?.guid, `${at}.guid`, true)!;
     const url = httpUrl(text(raw?.url, `${at}.url`, true)!, `${at}.url`, false);
-    const title = text(raw?.title, `${at}.title`, false);
+    // A title is one line wherever it is shown (pages, the completion mail): line breaks and tabs become spaces.
+    const title = text(raw?.title, `${at}.title`, false)?.replace(/[\u0001-\u001f\u007f]+/g, ' ') ?? null;
     const dateText = text(raw?.date, `${at}.date`, false);
     const date = dateText === null ? null : new Date(dateText);
-    if (date && Number.isNaN(date.getTime())) throw invalid(`${at}.date`, 'must be a date (ISO 8601 or RFC 2822)');
+    if (date && (Number.isNaN(date.getTime()) || !calendarDay(dateText!))) throw invalid(`${at}.date`, 'must be a date (ISO 8601 or RFC 2822)');
     const secs = raw?.secs ?? null;
     if (secs !== null && (typeof secs !== 'number' || !Number.isInteger(secs) || secs < 0 || secs > MAX_SECS)) {
       throw invalid(`${at}.secs`, `must be a whole number of seconds from 0 to ${MAX_SECS}`);
