@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCharts } from '../../src/core/catalog/imports/apple-charts.js';
+import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
 import { type TestAccount, type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { insertEpisodes, insertShows } from './catalog-fixtures.js';
 
@@ -134,6 +135,15 @@ describe('GET /trending', () => {
     const allWide = await get('/trending?lang=all&max=100');
     expect((allWide.body.shows as Json[]).map((s) => s.feed_id)).toContain(106);
     expect((allWide.body.shows as Json[]).map((s) => s.feed_id)).not.toContain(107);
+  });
+
+  it('never lists the holder of episodes requested by audio URL, whose links answer 404', async () => {
+    const buyer = await t.account({ credits: 5 });
+    const made = await t.api('POST', '/requests', { key: buyer.key, body: { episodes: [{ guid: `unknown-${randomUUID()}`, url: 'https://media.example/unknown.mp3' }] } });
+    expect(made.status).toBe(200);
+    // A list not asked for before (trending answers are cached for a minute).
+    const wide = await get('/trending?lang=all&max=99');
+    expect((wide.body.shows as Json[]).map((s) => s.feed_id)).not.toContain(Number(REQUESTED_SHOW_ID));
   });
 
   it('max is 1..100 and lang a language tag; otherwise 400 naming them', async () => {

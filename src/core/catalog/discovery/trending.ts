@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../clock.js';
 import { invalid } from '../../errors.js';
 import { TRENDING_DEFAULT_LANG, TRENDING_LIST, listLength } from './discovery-input.js';
-import { type ShowQuery, type ShowSummaryRow, showsInOrder } from './show-finders.js';
+import { type ShowQuery, type ShowSummaryRow, UNBROWSABLE_SOURCES, showsInOrder } from './show-finders.js';
 
 /** The trending formula in words, quoted by the API description and the README. */
 export const TRENDING_DOCS =
@@ -52,7 +52,8 @@ export async function computeTrending(db: PrismaClient, clock: Clock, input: Tre
   const now = clock.now();
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000);
   const rows = await db.$queryRawUnsafe<Row[]>(
-    `WITH lang_ok AS (SELECT id FROM shows WHERE NOT dead AND ($3 = 'all' OR lower(language) = $3 OR lower(language) LIKE $3 || '-%')),
+    // Shows not to be browsed (the requested episodes' holder) are not trending either: their links answer 404.
+    `WITH lang_ok AS (SELECT id FROM shows WHERE NOT dead AND source <> ALL($6::text[]) AND ($3 = 'all' OR lower(language) = $3 OR lower(language) LIKE $3 || '-%')),
      new_episodes AS (
        SELECT show_id, count(*) AS n FROM episodes WHERE published_at > $1 AND published_at <= $2 GROUP BY show_id),
      unlocked AS (
@@ -82,6 +83,7 @@ export async function computeTrending(db: PrismaClient, clock: Clock, input: Tre
     lang,
     category,
     max,
+    UNBROWSABLE_SOURCES,
   );
   const counts = new Map<string, number>();
   for (const r of rows) if (!r.picked) for (const c of r.categories) counts.set(c, (counts.get(c) ?? 0) + 1);
