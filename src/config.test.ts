@@ -38,6 +38,8 @@ describe('config', () => {
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
     [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
+    [{ ASR_ENGINE: 'openai' }, 'ASR_ENGINE: openai needs ASR_URL'],
+    [{ SITE_URL: 'https://example.org/podtext' }, 'SITE_URL'],
     [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
     [{ METRICS_TOKEN: ' \t ' }, 'METRICS_TOKEN'],

@@ -56,7 +56,10 @@ const urlString = (schemes: string[]) =>
 const envSchema = z.object({
   PORT: numberVar((n) => n.int().min(0).max(65535).default(8080)),
   HOST: z.string().regex(/^(\[?[0-9a-fA-F:.]+\]?|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name').default('127.0.0.1'),
-  SITE_URL: urlString(['http:', 'https:']),
+  // Podtext answers at the root of its host: links under a path (mail, openapi servers) would all be 404.
+  SITE_URL: urlString(['http:', 'https:']).refine((v) => v === undefined || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(v.trim()), {
+    message: 'must be the address of a host root, like https://podtext.example (no path, query or fragment): Podtext serves its pages and /api/v1 from /',
+  }),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
   SMTP_URL: urlString(['smtp:', 'smtps:']),
@@ -217,6 +220,10 @@ export class ConfigError extends Error {}
  * than sold as fast.
  */
 function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
+  // Checked here with the fast lane's own: without a server to send audio to, every request would wait forever.
+  if (e.ASR_ENGINE === 'openai' && !e.ASR_URL) {
+    throw new ConfigError('Invalid configuration:\n  ASR_ENGINE: openai needs ASR_URL (the OpenAI-compatible server, e.g. http://asr-host:8000/v1)');
+  }
   if (!e.FAST_ASR_ENGINE) return null;
   const fast: LaneConfig = { engine: e.FAST_ASR_ENGINE, url: e.FAST_ASR_URL, model: e.FAST_ASR_MODEL, apiKey: e.FAST_ASR_API_KEY };
   const fail = (m: string) => new ConfigError(`Invalid configuration:\n  FAST_ASR_ENGINE: ${m}`);
