@@ -47,6 +47,8 @@ async function restore(config: Config, file: string | undefined): Promise<number
   return 0;
 }
 
+const ADMIN_COMMANDS = new Set(['migrate', 'backup', 'grant-credits', 'set-plan', 'show-account']);
+
 /** Runs one admin command against the configured database; returns the exit code. */
 export async function runAdminCommand(config: Config, command: string, args: string[]): Promise<number> {
   if (command === 'help' || command === '--help') {
@@ -75,6 +77,15 @@ export async function runAdminCommand(config: Config, command: string, args: str
     return 2;
   }
   const { values, positionals } = parsed;
+  if (!ADMIN_COMMANDS.has(command)) {
+    process.stderr.write(`Unknown command "${command}".\n${USAGE}\n`);
+    return 2;
+  }
+  // Only `migrate` may create a database: a mistyped DATA_DIR must not give a backup of an empty one.
+  if (!config.databaseUrl && command !== 'migrate' && (await readdir(path.join(config.dataDir, 'pglite')).catch(() => [])).length === 0) {
+    process.stderr.write(`${command}: ${path.resolve(config.dataDir)} holds no Podtext database; set DATA_DIR to the server's data directory (or run migrate to create one there).\n`);
+    return 1;
+  }
   const podtext = await boot({ ...config, logLevel: 'warn' });
   const { accounts } = podtext.services;
   try {
@@ -114,8 +125,7 @@ export async function runAdminCommand(config: Config, command: string, args: str
         return 0;
       }
       default:
-        process.stderr.write(`Unknown command "${command}".\n${USAGE}\n`);
-        return 2;
+        throw new Error(`Unknown command "${command}".`);
     }
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);

@@ -47,6 +47,11 @@ describe('backup and restore of a PGlite data directory', () => {
     await t.close();
     t = null;
 
+    // A grant that would pass the largest balance is refused with a message, not a database error.
+    const huge = await cli(dataDir, 'grant-credits', a.email, '2147483647');
+    expect(huge.code).toBe(1);
+    expect(huge.stderr).toContain('credits: the balance (7) may grow to at most 2147483647');
+
     const file = path.join(await tempDir(), 'podtext.tar.gz');
     const backup = await cli(dataDir, 'backup', file);
     expect(backup.stderr).toBe('');
@@ -79,6 +84,18 @@ describe('backup and restore of a PGlite data directory', () => {
     // The key sealed in the backup opens: a known address is mailed its key, not told 500.
     expect((await t.api('POST', '/register/start', { body: { email: a.email } })).status).toBe(200);
   }, 240_000);
+
+  it('refuses to back up (or touch) a data directory that holds no database, creating nothing there', async () => {
+    const typo = await tempDir();
+    const file = path.join(await tempDir(), 'empty.tar.gz');
+    for (const args of [['backup', file], ['show-account', 'a@example.com']]) {
+      const r = await cliWith({}, typo, ...args);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.stderr, args[0]).toContain('holds no Podtext database; set DATA_DIR');
+    }
+    expect(await readdir(typo)).toEqual([]);
+    expect(await readdir(path.dirname(file))).toEqual([]);
+  }, 60_000);
 
   it('answers a mistyped option with the usage, not a stack trace', async () => {
     const dir = await tempDir();
