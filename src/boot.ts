@@ -28,6 +28,7 @@ import { runQueueUpkeep } from './workers/queue-upkeep.js';
 import { createOutboundClient } from './infra/outbound/outbound-client.js';
 import { createAiOutboundClient } from './core/aisearch/outbound-json-post.js';
 import { createStripeBilling } from './infra/billing/stripe-billing.js';
+import { openFailure } from './infra/db/open-failure.js';
 import { ensureSameSecretKey } from './infra/db/secret-key-check.js';
 import { createSecretBox, resolveSecret } from './infra/secret-box.js';
 import { runWebhookDelivery } from './workers/webhook-delivery.js';
@@ -141,6 +142,8 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     databaseUrl: config.databaseUrl,
     pgliteDir: overrides.inMemory ? undefined : path.join(config.dataDir, 'pglite'),
     pgliteTemplate: overrides.pgliteTemplate,
+  }).catch((err: unknown) => {
+    throw openFailure(err, config) ?? err;
   });
   const bus = config.databaseUrl ? await createPgEventBus(config.databaseUrl, log) : createLocalEventBus();
   const secret = await resolveSecret(config.secretKey, config.dataDir);

@@ -87,6 +87,8 @@ function pgliteRunner(db: PGlite): SqlRunner {
 function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.PoolClient> } {
   // Migrations need one session for the advisory lock and BEGIN/COMMIT.
   const client = pool.connect();
+  // Awaited by the first statement, which may come after a refused connection has already failed it.
+  client.catch(() => undefined);
   return {
     client,
     runner: {
