@@ -1,5 +1,6 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
 import { openDatabase } from '../infra/db/open-database.js';
@@ -31,7 +32,19 @@ async function restore(config: Config, file: string | undefined): Promise<number
   if (present.length > 0) throw new Error(`restore: ${dir} already holds a database; point DATA_DIR at an empty directory`);
   const secret = config.secretKey ?? (await readFile(path.join(config.dataDir, 'secret.key'), 'utf8').then((s) => s.trim(), () => ''));
   if (!secret) throw new Error(`restore: put the secret.key kept with the backup into ${config.dataDir} (or set SECRET_KEY) first: without it the backup's API keys and webhook secrets cannot be read`);
-  const db = await openDatabase({ pgliteDir: dir, pgliteTemplate: new Blob([await readFile(file)]) });
+  let db;
+  try {
+    const backup = await readFile(file);
+    // PGlite reads a truncated archive on a stream whose error escapes it: unpack it here first.
+    if (backup[0] === 0x1f && backup[1] === 0x8b) gunzipSync(backup);
+    db = await openDatabase({ pgliteDir: dir, pgliteTemplate: new Blob([backup]) });
+  } catch (err) {
+    // A truncated or foreign file: leave the directory as empty as it was, lock file included.
+    await rm(dir, { recursive: true, force: true });
+    await rm(path.join(config.dataDir, 'pglite.lock'), { force: true });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`restore: there is no file ${file}.`);
+    throw new Error(`restore: ${file} is not a Podtext backup, or it is damaged (${(err as Error).message}). Nothing was restored.`);
+  }
   let opens = true;
   try {
     const [sealed] = await db.prisma.$queryRaw<{ encrypted_key: string }[]>`SELECT encrypted_key FROM api_keys LIMIT 1`;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +66,13 @@ describe('backup and restore of a PGlite data directory', () => {
     const wrongKey = await cliWith({ SECRET_KEY: 'another-secret-key-that-is-long-enough-9876543210' }, fresh, 'restore', file);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toMatch(/does not open this backup/);
+    expect(await readdir(fresh)).toEqual([]);
+    // A truncated copy (an interrupted transfer) restores nothing and leaves the directory empty.
+    const truncated = path.join(path.dirname(file), 'truncated.tar.gz');
+    await writeFile(truncated, (await readFile(file)).subarray(0, 100_000));
+    const damaged = await cli(fresh, 'restore', truncated);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr).toContain('is not a Podtext backup, or it is damaged');
     expect(await readdir(fresh)).toEqual([]);
     const restored = await cli(fresh, 'restore', file);
     expect(restored.stderr).toBe('');
