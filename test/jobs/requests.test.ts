@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
+import { OTHER_ADDRESS_JOBS_PER_DAY } from '../../src/core/jobs/notify-limit.js';
 import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
@@ -70,6 +71,26 @@ describe('POST /requests input', () => {
     expect(r.status).toBe(200);
     const job = await getJob(t, a.key, r.body.job.id);
     expect(job.episodes[0].title).toBe('Hello Bcc: someone@else.example there');
+  });
+
+  it('mail to addresses other than the account\'s own is bounded a day, even for jobs that cost nothing; its own address is not', async () => {
+    const a = await t.account({ credits: 5 });
+    const episode = item();
+    expect((await postRequest(t, a.key, { episodes: [episode] })).body.credits_charged).toBe(1);
+    // Joining an episode the key already waits for is free: each such job would mail a stranger.
+    for (let i = 0; i < OTHER_ADDRESS_JOBS_PER_DAY; i++) {
+      const r = await postRequest(t, a.key, { episodes: [episode], email: `stranger-${i}@elsewhere.example` });
+      expect(r.status).toBe(200);
+      expect(r.body.credits_charged).toBe(0);
+    }
+    const res = await t.api('POST', '/requests', { key: a.key, body: { episodes: [episode], email: 'one-more@elsewhere.example' } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^email: at most 50 jobs a day/) });
+    expect((await postRequest(t, a.key, { episodes: [episode], email: a.email.toUpperCase() })).status).toBe(200);
+    expect((await postRequest(t, a.key, { episodes: [episode] })).status).toBe(200);
+    // A dry run sends no mail and is not refused.
+    expect((await postRequest(t, a.key, { episodes: [episode], email: 'one-more@elsewhere.example', dry_run: true })).status).toBe(200);
   });
 
   it('insufficient credits: 402 with required and available, nothing charged, unlocked or queued', async () => {

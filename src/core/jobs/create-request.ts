@@ -13,6 +13,7 @@ import { pollUrl } from './job-done-payload.js';
 import type { JobOptions } from './job-options.js';
 import type { JobView, JobViews } from './job-view.js';
 import { laneOf } from './lanes.js';
+import { checkOtherAddressQuota } from './notify-limit.js';
 import { liveSlots, queueAheadOfNew } from './queue-state.js';
 import { type EpisodeQuote, paidSeconds, quoteEpisodes, quoteTotal } from './quote.js';
 import { checkRequestInput, type CheckedRequest, type TranscriptionRequestInput } from './request-input.js';
@@ -209,6 +210,7 @@ export function createRequester(deps: RequesterDeps) {
     const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { email: true, credits: true } });
     if (!account) throw new DomainError('not_found', 'No such account');
     const notify = input.email ?? account.email;
+    if (!input.dryRun) await checkOtherAddressQuota(db, actor.accountId, account.email, notify, clock.now());
     for (let round = 1; ; round++) {
       const p = await plan(actor.accountId, input);
       const library = p.quotes.filter((q) => q.kind === 'library');

@@ -1,4 +1,5 @@
 import { invalid } from '../errors.js';
+import { OTHER_ADDRESS_JOBS_PER_DAY } from './notify-limit.js';
 
 /** Episodes one `POST /requests` may name (spec section 8). */
 export const MAX_EPISODES_PER_REQUEST = 25;
@@ -38,6 +39,12 @@ export interface CheckedRequest {
   dryRun: boolean;
   fast: boolean;
 }
+
+/** What `secs` and `email` mean, for both adapters' descriptions. */
+export const REQUEST_FIELD_DOCS = {
+  secs: 'Duration in seconds; sets the price. Audio longer than the hours paid for fails and is refunded; hours billed beyond the real length are refunded when the job is done.',
+  email: `Defaults to the account's address. At most ${OTHER_ADDRESS_JOBS_PER_DAY} jobs a day (UTC) may notify another address (429 \`rate_limited\` naming \`email\` beyond that); the account's own is not limited.`,
+} as const;
 
 /** Longest guid, URL or title accepted, in characters. */
 const MAX_TEXT = 2048;

@@ -1,6 +1,6 @@
 import { JOBS_PER_PAGE } from '../../core/jobs/job-service.js';
 import type { JobView } from '../../core/jobs/job-view.js';
-import { MAX_EPISODES_PER_REQUEST } from '../../core/jobs/request-input.js';
+import { MAX_EPISODES_PER_REQUEST, REQUEST_FIELD_DOCS } from '../../core/jobs/request-input.js';
 import { invalid } from '../../core/errors.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
@@ -45,14 +45,14 @@ const EpisodeInput = builder.inputType('TranscriptionEpisodeInput', {
     url: t.string({ required: true, description: 'The audio URL from the episode list.' }),
     title: t.string(),
     date: t.string(),
-    secs: t.int({ description: 'Duration in seconds; sets the price.' }),
+    secs: t.int({ description: REQUEST_FIELD_DOCS.secs }),
   }),
 });
 
 const RequestInput = builder.inputType('TranscriptionRequestInput', {
   fields: (t) => ({
     episodes: t.field({ type: [EpisodeInput], required: true, description: `At most ${MAX_EPISODES_PER_REQUEST}.` }),
-    email: t.string(),
+    email: t.string({ description: REQUEST_FIELD_DOCS.email }),
     webhookUrl: t.string({ description: 'https only.' }),
     dryRun: t.boolean(),
     fast: t.boolean({ description: `${prices.fastTranscribePerHour} credits per hour, promised within promiseSeconds. Only where fastLaneAvailable; else fast_lane_unavailable, nothing charged.` }),

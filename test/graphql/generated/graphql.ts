@@ -7,7 +7,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type TranscriptionEpisodeInput = {
   date?: string | null | undefined;
   guid: string;
-  /** Duration in seconds; sets the price. */
+  /** Duration in seconds; sets the price. Audio longer than the hours paid for fails and is refunded; hours billed beyond the real length are refunded when the job is done. */
   secs?: number | null | undefined;
   title?: string | null | undefined;
   /** The audio URL from the episode list. */
@@ -16,6 +16,7 @@ export type TranscriptionEpisodeInput = {
 
 export type TranscriptionRequestInput = {
   dryRun?: boolean | null | undefined;
+  /** Defaults to the account's address. At most 50 jobs a day (UTC) may notify another address (429 `rate_limited` naming `email` beyond that); the account's own is not limited. */
   email?: string | null | undefined;
   /** At most 25. */
   episodes: Array<TranscriptionEpisodeInput>;
