@@ -23,7 +23,8 @@ function credentialsFromParams(params: Record<string, unknown> | undefined): Cre
 }
 
 type Extra = Record<string, unknown> & {
-  actor: Actor;
+  /** Null on a connection made without a key: only operations that need none run. */
+  actor: Actor | null;
   release(): void;
   /** Rate-limit figures of each subscription, by its id. */
   rateLimits: Map<string, GraphQLContext['rateLimit']>;
@@ -43,7 +44,8 @@ const RETIRED_GRACE_MS = 2000;
  * graphql-ws on `/graphql`, sharing yoga's plugins through `getEnveloped`. The
  * key comes in `connectionParams` (`authorization: "Bearer …"` or `apiKey`)
  * and is checked once, at the handshake; each operation is then admitted by
- * the door for that actor, counted as over HTTP (`admitOperation`). A bad key closes with 4403, and so does retiring
+ * the door for that actor, counted as over HTTP (`admitOperation`). Without a key, operations that need none run
+ * and the others are refused with an `error` each. A bad key closes with 4403, and so does retiring
  * the key; a handshake the server cannot check (database down) closes with 4500. A subscribe message that cannot run is answered with an `error`
  * for its id; the socket and its other subscriptions go on.
  */
@@ -72,8 +74,14 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
     {
       connectionInitWaitTimeout: 3000,
       onConnect: async (ctx) => {
+        const credentials = credentialsFromParams(ctx.connectionParams);
+        // No key at all: keyless operations (the public sample, registration) run as over HTTP; the rest are refused one by one.
+        if (credentials.authorization!.length === 0 && credentials.apiKey!.length === 0) {
+          Object.assign(ctx.extra, { actor: null, release: () => undefined, rateLimits: new Map(), running: new Set<string>(), retired: false });
+          return true;
+        }
         try {
-          const actor = await services.door.authenticate(credentialsFromParams(ctx.connectionParams));
+          const actor = await services.door.authenticate(credentials);
           if (!actor) return false;
           const watch = services.keyRetirement.watch(actor);
           const extra = Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map(), running: new Set<string>(), retired: false });
@@ -106,7 +114,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         if (ctx.extra.retired) return [toGraphQLError(new DomainError('unauthorized', 'This API key was retired; connect again with the new one.'))];
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...ctx, params: payload });
         // Counted from the text, as over HTTP, before anything is parsed for execution.
-        const { admission, refusal } = await admitOperation(services.door, yoga.readCalls, payload, { actor });
+        const { admission, refusal } = await admitOperation(services.door, yoga.readCalls, payload, actor ? { actor } : { credentials: {} });
         rateLimits.set(id, admission.headers);
         if (refusal) return [toGraphQLError(refusal)];
         let document;

@@ -2,6 +2,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
+import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from '../jobs/support/audio-server.js';
 import { postRequest } from '../jobs/support/jobs-api.js';
@@ -36,6 +37,21 @@ describe('graphql-ws on /graphql', () => {
     const started = Date.now();
     expect(await closeCode(socket)).toBe(4408);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+  });
+
+  it('without a key, answers what needs none (the public sample) and refuses the rest one by one, as over HTTP', async () => {
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const run = (query: string) =>
+      new Promise<{ data?: unknown; errors?: { extensions?: { code?: string } }[] }>((resolve, reject) => {
+        client.subscribe({ query }, { next: (r) => resolve(r as never), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => undefined });
+      });
+    const sample = await run(`{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }`);
+    expect(sample.data).toEqual({ transcript: { version: expect.any(Number) } });
+    const me = await run('{ me { credits } }');
+    expect(me.errors?.[0]?.extensions?.code).toBe('unauthorized');
+    // The socket is still open for the next keyless operation.
+    expect((await run(`{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }`)).data).toBeTruthy();
+    await client.dispose();
   });
 
   it('a bad key closes with 4403', async () => {
