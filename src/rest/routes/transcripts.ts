@@ -5,6 +5,7 @@ import { FORMATS } from '../../core/transcripts/transcript-service.js';
 import type { RestEnv } from '../env.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 import { TRANSCRIPT_ID_PATTERN } from '../../core/transcript-id.js';
+import { TranscriptJsonSchema } from '../schemas/transcript.js';
 
 const readRoute = createRoute({
   method: 'get',
@@ -36,7 +37,7 @@ const readRoute = createRoute({
     200: {
       description: 'The transcript; content type by format: application/json, text/plain, application/x-subrip, text/vtt.',
       content: {
-        'application/json': { schema: z.object({}).passthrough() },
+        'application/json': { schema: TranscriptJsonSchema },
         'text/plain': { schema: z.string() },
         'application/x-subrip': { schema: z.string() },
         'text/vtt': { schema: z.string() },
