@@ -120,6 +120,12 @@ describe('locked transcripts and unlock', () => {
     expect(read.body.data?.transcript.segments[1]).toEqual({ speaker: 'Bob', words: [{ w: 'Glad', s: 2.5 }, { w: 'to', s: 3 }, { w: 'be', s: 3.3 }, { w: 'here.', s: 3.7 }] });
     const restSrt = await (await t.api('GET', `/transcripts/${ep.transcriptId}?format=srt`, { key: a.key })).text();
     expect(read.body.data?.transcript.rendered).toBe(restSrt);
+    // JSON too, with the same options as REST's query.
+    for (const [args, query] of [['', ''], ['timestamps: true', '&timestamps=1'], ['timestamps: true, words: true', '&timestamps=1&words=1']]) {
+      const json = await t.gql<{ transcript: { rendered: string } }>(`query($id: String!) { transcript(transcriptId: $id) { rendered(format: JSON${args ? `, ${args}` : ''}) } }`, { id: ep.transcriptId }, a.key);
+      const rest = await (await t.api('GET', `/transcripts/${ep.transcriptId}?format=json${query}`, { key: a.key })).json();
+      expect(JSON.parse(json.body.data!.transcript.rendered), args).toEqual(rest);
+    }
     const sampleNoKey = await t.gql('query($id: String!) { transcript(transcriptId: $id) { transcriptId } }', { id: sample });
     expect(sampleNoKey.body.data).toEqual({ transcript: { transcriptId: sample } });
   });

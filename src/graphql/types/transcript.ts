@@ -62,9 +62,13 @@ export const TranscriptRef = builder.objectRef<StoredTranscript>('Transcript').i
     segments: t.field({ type: [SegmentRef], resolve: (x) => x.doc.segments }),
     alignment: t.field({ type: AlignmentRef, nullable: true, description: 'Set once the times were re-aligned to re-spliced audio.', resolve: (x) => x.doc.alignment ?? null }),
     rendered: t.string({
-      description: 'The transcript rendered as in REST `format` (JSON as a string).',
-      args: { format: t.arg({ type: TranscriptFormatEnum, required: true }) },
-      resolve: (x, { format }) => renderTranscript(x.doc, x.meta, format.toLowerCase() as (typeof FORMATS)[number], { timestamps: true, words: false }),
+      description: 'The transcript as REST `GET /transcripts/{id}` renders it with the same `format`, `timestamps` and `words` (JSON as a string).',
+      args: {
+        format: t.arg({ type: TranscriptFormatEnum, required: true }),
+        timestamps: t.arg.boolean({ defaultValue: false, description: 'JSON: add timed `segments`, as REST `timestamps=1`.' }),
+        words: t.arg.boolean({ defaultValue: false, description: 'JSON with timestamps: add word start times, as REST `words=1`.' }),
+      },
+      resolve: (x, { format, timestamps, words }) => renderTranscript(x.doc, x.meta, format.toLowerCase() as (typeof FORMATS)[number], { timestamps: timestamps === true, words: words === true }),
     }),
   }),
 });
