@@ -100,9 +100,13 @@ function codeForStatus(status: number | undefined): ErrorCode {
  */
 function withCode(error: GraphQLError): GraphQLError {
   if (isRestCode(error.extensions?.code)) return error;
-  const http = error.extensions?.http as HttpExtension | undefined;
+  // yoga puts a body's JSON parse failure in `originalError`: the message says what went wrong, the
+  // parser's internals stay here, and a body that cannot be read is a 400 whatever the Accept.
+  const { originalError, http, ...extensions } = (error.extensions ?? {}) as { originalError?: unknown; http?: HttpExtension & { spec?: boolean } };
   const code = codeForStatus(http?.status);
-  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code, http: { ...http, status: errorStatus[code] } } });
+  const { spec, ...rest } = http ?? {};
+  const status = { ...rest, ...(spec && !originalError ? { spec } : {}), status: errorStatus[code] };
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...extensions, code, http: status } });
 }
 
 /**

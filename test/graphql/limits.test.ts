@@ -79,6 +79,10 @@ describe('GraphQL limits', () => {
         expect(r.status, `${accept} ${query.slice(0, 20)}`).toBe(status);
       }
     }
+    // A body that is not JSON: 400 invalid_request saying so, without the parser's internals.
+    const notJson = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: '{bad' });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'invalid_request' } }] });
     // A mutation sent by GET: REST's method_not_allowed, 405, with Allow.
     const get = await t.request(`/graphql?query=${encodeURIComponent('mutation { rotateWebhookSecret { rotated } }')}`, { headers: { authorization: `Bearer ${a.key}`, accept: 'application/json' } });
     expect(get.status).toBe(405);
