@@ -97,6 +97,7 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     const err = admission.error;
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
     if (err?.code === 'rate_limited') {
+      if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
       return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`), 429);
     }
     if (err) return c.html(errorPage(400, 'That did not work', err.message), 400);

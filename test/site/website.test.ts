@@ -202,7 +202,9 @@ describe('the website in Chromium', () => {
     const { db } = t.podtext.services;
     const creditsBefore = (await db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits;
     await page.goto(`/t/${second.transcriptId}`);
-    await page.click('[data-action="unlock"]');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.status() === 429), page.click('[data-action="unlock"]')]);
+    // As the API's 429 does: when the allowance comes back.
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
     await page.waitForSelector('h1:text-is("Daily request allowance spent")');
     expect(await page.title()).toBe('Daily request allowance spent · Podtext');
     expect(await page.locator('.error-box').textContent()).toContain('no credits were spent');
