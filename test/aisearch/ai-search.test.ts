@@ -125,8 +125,10 @@ describe('AI Search charges', () => {
       // Nothing a transcript's words could match: refused, not charged.
       [{ transcript_id: ep.transcriptId, topic: '🎙🎙 ?!' }, 'topic: has no letters or digits'],
       // Only function words: nothing to find, so no answer saying it "does not occur" for a credit.
-      [{ transcript_id: ep.transcriptId, topic: 'the' }, 'topic: has only words too common'],
-      [{ transcript_id: ep.transcriptId, topic: 'what about the' }, 'topic: has only words too common'],
+      [{ transcript_id: ep.transcriptId, topic: 'the' }, 'topic: has no word that can be searched for'],
+      [{ transcript_id: ep.transcriptId, topic: 'what about the' }, 'topic: has no word that can be searched for'],
+      // A name of single letters and signs: told why, not that its words are "too common".
+      [{ transcript_id: ep.transcriptId, topic: 'C++' }, 'topic: has no word that can be searched for: words too common ("the", "and"…) and single letters'],
     ];
     for (const [body, prefix] of cases) {
       const res = await query(a.key, body);

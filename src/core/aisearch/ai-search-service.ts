@@ -74,7 +74,7 @@ function checkTopic(raw: unknown): string {
   if (length > MAX_TOPIC_CHARS) throw invalid('topic', `must be at most ${MAX_TOPIC_CHARS} characters (got ${length})`);
   // Refused before the charge: nothing in a transcript's words could match it.
   if (!/[\p{L}\p{N}]/u.test(topic)) throw invalid('topic', 'has no letters or digits to search for');
-  if (!namesSomething(topic)) throw invalid('topic', 'has only words too common to search for ("the", "and"…): name what to find');
+  if (!namesSomething(topic)) throw invalid('topic', 'has no word that can be searched for: words too common ("the", "and"…) and single letters (the "C" of "C++") are left out; name what to find in words');
   return topic;
 }
 

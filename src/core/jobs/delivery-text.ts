@@ -1,6 +1,9 @@
 /** "40 seconds", "about 4 minutes", "about 2 hours": how long, as people say it. */
 export function humanDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds < 60) {
+    const s = Math.max(1, Math.round(seconds));
+    return `${s} second${s === 1 ? '' : 's'}`;
+  }
   if (seconds < 5400) {
     const m = Math.round(seconds / 60);
     return `about ${m} minute${m === 1 ? '' : 's'}`;
