@@ -38,6 +38,10 @@ describe('an episode shorter than the length it was billed for', () => {
     // One hour, the minimum, is what the transcript cost; the unlock stays.
     expect((await t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(9);
     expect((await t.api('GET', `/transcripts/${job.episodes[0].transcript_id}?format=text`, { key: a.key })).status).toBe(200);
+    // No feed says how long it is: the episode now shows the length measured, not the 9000 s claimed.
+    const episode = (await (await t.api('GET', `/episodes/${job.episodes[0].transcript_id}`, { key: a.key })).json()) as { duration_seconds: number };
+    expect(episode.duration_seconds).toBeGreaterThan(3);
+    expect(episode.duration_seconds).toBeLessThan(30);
   }, 150_000);
 
   it('on the fast lane, the premium comes back whole once and the base charge in part: nothing refunded twice', async () => {

@@ -7,6 +7,7 @@ import type { Lane } from './lanes.js';
 import { type ClaimedTask, finishTask, lockOwnTask, retryTaskLater } from './task-queue.js';
 import { recordThroughput } from './throughput.js';
 import { grantIncludedUnlock } from './included-unlock.js';
+import { REQUESTED_SHOW_ID } from './resolve-episodes.js';
 
 /** What a worker hands in for a task it transcribed. */
 export interface TaskResult {
@@ -98,6 +99,8 @@ export async function completeTask(tx: Tx, taskId: string, transcriptId: string,
       durationSeconds: result.durationSeconds,
     });
   }
+  // An episode requested by its audio URL has no feed to say how long it is: the first requester's `secs` gives way to the measured length.
+  await tx.episode.updateMany({ where: { transcriptId, showId: REQUESTED_SHOW_ID }, data: { durationSeconds: Math.round(result.durationSeconds) } });
   await finishTask(tx, taskId, 'done', { engineLane: result.engineLane, audioSeconds: result.durationSeconds });
   await recordThroughput(tx, result.engineLane, engineName, result.durationSeconds, result.slotSeconds);
   // A fast job whose episode was transcribed by the standard lane's engine (a fallback, or a
