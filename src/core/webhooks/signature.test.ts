@@ -74,4 +74,15 @@ describe('verifySignature vectors', () => {
   it('unknown schemes are skipped', () => {
     expect(verify(`t=${nowT},v0=xyz,v1=${signPayload(secret, nowT, body)}`).ok).toBe(true);
   });
+  it('an empty secret (a variable set to nothing) is a configuration error, not a key anyone can sign with', () => {
+    const forged = signatureHeader([''], nowT, body);
+    expect(() => verifySignature({ header: forged, rawBody: body, secrets: [''], now })).toThrow(/non-empty strings/);
+    expect(() => verifySignature({ header: forged, rawBody: body, secrets: [], now })).toThrow(/non-empty strings/);
+  });
+  it("takes the header as Node gives it: a one-element array passes, a repeated header is refused, neither throws", () => {
+    const header = signatureHeader([secret], nowT, body);
+    expect(verifySignature({ header: [header], rawBody: body, secrets: [secret], now }).ok).toBe(true);
+    expect(verifySignature({ header: [header, header], rawBody: body, secrets: [secret], now })).toEqual({ ok: false, reason: 'malformed_header' });
+    expect(verifySignature({ header: [], rawBody: body, secrets: [secret], now })).toEqual({ ok: false, reason: 'missing_header' });
+  });
 });

@@ -40,8 +40,8 @@ export type SignatureFailure =
 export type VerifyResult = { ok: true; t: number } | { ok: false; reason: SignatureFailure };
 
 export interface VerifyInput {
-  /** The `X-Service-Signature` value as received (undefined or null when absent). */
-  header: string | null | undefined;
+  /** The `X-Service-Signature` value as received (undefined or null when absent; Node gives an array for a repeated header). */
+  header: string | readonly string[] | null | undefined;
   /** The body exactly as received, before any JSON parsing. */
   rawBody: string | Uint8Array;
   /** Every secret that may have signed: the current one, and the previous one during a rotation. */
@@ -87,8 +87,15 @@ function sameDigest(expectedHex: string, givenHex: string): boolean {
  * if (!r.ok) return res.writeHead(400).end(r.reason);
  */
 export function verifySignature(input: VerifyInput): VerifyResult {
-  if (!input.header) return { ok: false, reason: 'missing_header' };
-  const parsed = parseHeader(input.header);
+  // An empty secret (an unset variable read as '') would accept a signature anyone can make.
+  if (input.secrets.length === 0 || input.secrets.some((s) => typeof s !== 'string' || s.trim() === '')) {
+    throw new TypeError('verifySignature: secrets must be the webhook secrets (non-empty strings); is the secret configured?');
+  }
+  // Sent twice, the header is ambiguous: which one was meant is not for the receiver to guess.
+  if (Array.isArray(input.header) && input.header.length > 1) return { ok: false, reason: 'malformed_header' };
+  const header: string | null | undefined = Array.isArray(input.header) ? input.header[0] : (input.header as string | null | undefined);
+  if (!header) return { ok: false, reason: 'missing_header' };
+  const parsed = parseHeader(header);
   if (!parsed || parsed.v1.length === 0) return { ok: false, reason: 'malformed_header' };
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor((input.now ?? new Date()).getTime() / 1000);
