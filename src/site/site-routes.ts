@@ -207,7 +207,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     const actor = await siteActor(c);
     const { transcripts, jobs } = c.get('services');
     try {
-      const info = await transcripts.pageInfo(c.req.param('id'));
+      const info = await transcripts.pageInfo(c.req.param('id'), actor);
       let doc = null;
       let locked = false;
       let quote = null;
@@ -272,7 +272,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.post('/t/:id/transcribe', requireCsrf, admitAction('requestTranscription'), async (c) => {
     const actor = c.get('actor');
     try {
-      const info = await c.get('services').transcripts.pageInfo(c.req.param('id'));
+      const info = await c.get('services').transcripts.pageInfo(c.req.param('id'), actor);
       if (!info.audioUrl) throw new DomainError('invalid_request', 'This episode has no audio to transcribe.');
       const r = await c.get('services').jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
       return c.redirect(r.job ? `/account?job=${r.job.id}` : `/t/${info.transcriptId}`, 303);

@@ -84,5 +84,15 @@ describe('episodes requested by audio URL', () => {
     expect((await t.api('POST', '/requests', { key: other.key, body: { episodes: [{ guid, url: 'https://other.example/mine.mp3', secs: 600 }] } })).status).toBe(200);
     const theirs = (await (await t.api('GET', `/transcripts/${transcriptId}`, { key: other.key })).json()) as { audio_url: string | null };
     expect(theirs.audio_url).toBeNull();
+    // On the website too: the supplier's signed-in page plays it (and seeks by word); another account's does not.
+    const pageOf = async (key: string) => {
+      const signin = await t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key }).toString(), redirect: 'manual' });
+      const cookie = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+      return (await t.request(`/t/${transcriptId}`, { headers: { cookie } })).text();
+    };
+    expect(await pageOf(owner.key)).toContain(`<audio id="player" controls preload="metadata" src="${audioUrl.replace('&', '&amp;')}"`);
+    const othersPage = await pageOf(other.key);
+    expect(othersPage).not.toContain(token);
+    expect(othersPage).toContain('No audio address for this episode.');
   });
 });

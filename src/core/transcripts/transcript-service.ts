@@ -221,7 +221,8 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
     },
 
     /** What the public episode page shows before any key: title, show, audio, status. */
-    async pageInfo(rawId: string) {
+    /** What an episode's page shows; a requested episode's audio address only to the account that supplied it. */
+    async pageInfo(rawId: string, actor: Actor | null = null) {
       const transcriptId = assertTranscriptId(rawId);
       const ep = await db.episode.findUnique({
         where: { transcriptId },
@@ -234,7 +235,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
         guid: ep.guid,
         // The shared show of requested episodes cannot be browsed: nothing to link to.
         show: ep.showId === REQUESTED_SHOW_ID ? null : { id: ep.showId, title: ep.show.title },
-        audioUrl: shownAudioUrl(ep),
+        audioUrl: ep.showId === REQUESTED_SHOW_ID && (await suppliedBy(actor, transcriptId)) ? ep.audioUrl : shownAudioUrl(ep),
         durationSeconds: ep.durationSeconds,
         status: ep.transcriptStatus,
         publishedAt: ep.publishedAt,
