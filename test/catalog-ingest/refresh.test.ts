@@ -223,6 +223,19 @@ describe('refreshing feeds', () => {
     expect((await services().db.show.findUniqueOrThrow({ where: { id: temp } })).feedUrl).toBe(server.url('/temp.xml'));
   });
 
+  it('never adopts an address with a user name or password that a feed moved to (feed addresses are shown to everyone)', async () => {
+    const feed = apple();
+    server.routes.set('/to-private.xml', serve(feed));
+    const { feedId } = await services().catalogIngest.addFeedByUrl(server.url('/to-private.xml'));
+    const privateUrl = server.url('/private.xml').replace('://', '://bob:hunter2@');
+    server.routes.set('/to-private.xml', (_req, res) => res.writeHead(301, { location: privateUrl }).end());
+    server.routes.set('/private.xml', serve(feed));
+    expect(await services().catalogIngest.refreshShow(feedId)).toMatchObject({ status: 'updated' });
+    const { feedUrl } = await services().db.show.findUniqueOrThrow({ where: { id: feedId } });
+    expect(feedUrl).toBe(server.url('/to-private.xml'));
+    expect(feedUrl).not.toContain('hunter2');
+  });
+
   it('refreshes due shows with at most two requests at once to one host', async () => {
     const slow = (feed: string) => (_req: unknown, res: import('node:http').ServerResponse) => {
       void sleep(80).then(() => res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(feed));

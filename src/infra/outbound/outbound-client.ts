@@ -163,8 +163,9 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         status: open.response.statusCode ?? 0,
         headers: flattenHeaders(open.response.headers),
         url: where,
-        // Not for a URL with credentials: the new address would not carry them.
-        ...(permanentUrl.href !== start.href && !start.username && !start.password ? { movedTo: permanentUrl.href } : {}),
+        // Not from a URL with credentials (the new address would not carry them), nor to one:
+        // the address a feed moved to is shown to everyone, its user name and password with it.
+        ...(permanentUrl.href !== start.href && !start.username && !start.password && !permanentUrl.username && !permanentUrl.password ? { movedTo: permanentUrl.href } : {}),
         body: read.body,
         truncated: read.truncated,
       };
