@@ -187,6 +187,9 @@ describe('refreshing feeds', () => {
     server.routes.delete('/404.xml');
     await services().catalogIngest.refreshShow(gone);
     expect(await services().db.show.findUniqueOrThrow({ where: { id: gone } })).toMatchObject({ dead: true, nextFetchAt: null, fetchFailures: 1 });
+    // `indexed` says whether Podtext keeps the show refreshed: no longer.
+    const a = await t.account();
+    expect(((await (await t.api('GET', `/shows/${gone}`, { key: a.key })).json()) as { indexed: boolean }).indexed).toBe(false);
 
     for (let i = 1; i < GIVE_UP_AFTER_FAILURES; i++) await services().catalogIngest.refreshShow(missing);
     expect(await services().db.show.findUniqueOrThrow({ where: { id: missing } })).toMatchObject({ dead: false, fetchFailures: GIVE_UP_AFTER_FAILURES - 1 });

@@ -10,8 +10,8 @@ export const SHOW_COPY_COLUMNS = [
 
 /**
  * Shows as binary COPY data for {@link SHOW_COPY_COLUMNS}, each row as new:
- * `indexed` true, created and updated at `now`, no first read for a dead
- * show. {@link showsFromCopyRows} reads it back.
+ * `indexed` unless dead, created and updated at `now`, no first read for a
+ * dead show. {@link showsFromCopyRows} reads it back.
  */
 export function showCopyRows(rows: readonly ImportedShow[], now: Date, capacity?: number): Uint8Array {
   const out = new CopyBinaryWriter(capacity);
@@ -30,7 +30,8 @@ export function showCopyRows(rows: readonly ImportedShow[], now: Date, capacity?
     out.text(r.podcastGuid);
     out.text(r.itunesType);
     out.bool(r.explicit);
-    out.bool(true);
+    // `indexed`: refreshed by Podtext, which a dead feed is not.
+    out.bool(!r.dead);
     out.bool(r.dead);
     out.text(r.source);
     out.float4(r.popularity);

@@ -112,7 +112,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
     log.warn({ feedId: String(show.id), failures, dead, err: error }, dead ? 'feed is gone; no longer read' : 'feed refresh failed');
     await db.show.update({
       where: { id: show.id },
-      data: { fetchFailures: failures, lastError: error, ...(dead ? { dead: true, nextFetchAt: null } : { nextFetchAt: nextFailedFetch(now, failures, timing, deps.random) }) },
+      data: { fetchFailures: failures, lastError: error, ...(dead ? { dead: true, indexed: false, nextFetchAt: null } : { nextFetchAt: nextFailedFetch(now, failures, timing, deps.random) }) },
     });
     return { feedId: show.id, status: 'failed', newEpisodes: 0, error };
   }
