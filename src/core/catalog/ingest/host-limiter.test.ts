@@ -36,7 +36,8 @@ describe('host limiter', () => {
     const background = [1, 2].map((n) => limiter.run('h', async () => void order.push(`background ${n}`)));
     const urgent = limiter.run('h', async () => void order.push('urgent'), { urgent: true });
     const impatient = limiter.run('h', async () => void order.push('impatient'), { urgent: true, maxWaitMs: 20 });
-    await expect(impatient).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringMatching(/busy/) });
+    // Podtext's own queue is full: try again (503 with Retry-After), not a bad query.
+    await expect(impatient).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/busy/), details: { retryAfter: 60 } });
     open();
     await Promise.all([busy, urgent, ...background]);
     expect(order).toEqual(['urgent', 'background 1', 'background 2']);

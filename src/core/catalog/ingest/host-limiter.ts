@@ -14,10 +14,14 @@ export interface HostLimiter {
 
 type Waiter = { urgent: boolean; start(): void };
 
-/** A task that waited its `maxWaitMs` for the host and was not run: the host's fault no more than the feed's. */
+/**
+ * A task that waited its `maxWaitMs` for the host and was not run: neither the
+ * host's fault nor the feed's, but Podtext's own queue, so `unavailable` (503,
+ * Retry-After): a client should try again, not give up on the query.
+ */
 export class HostBusyError extends DomainError {
   constructor(host: string) {
-    super('upstream_failed', `the server at ${host} is busy with other reads; try again in a minute`);
+    super('unavailable', `the server at ${host} is busy with other reads; try again in a minute`, { retryAfter: 60 });
   }
 }
 
