@@ -201,6 +201,20 @@ describe('SSRF', () => {
     expect(gql.body.data?.episodes.edges.map((e) => e.node.title)).toEqual(expected);
   });
 
+  it('lists audio addresses a transcription request takes: relative ones resolved against the feed, none for ftp: or an empty one', async () => {
+    const item = (n: number, url: string) => `<item><title>Take ${n}</title><guid>addr-${n}</guid><pubDate>Tue, 0${n} Mar 2026 06:00:00 GMT</pubDate><enclosure url="${url}" type="audio/mpeg" length="1"/></item>`;
+    const items = [item(4, '/media/four.mp3'), item(3, 'three.mp3'), item(2, 'ftp://files.example/two.mp3'), item(1, '')];
+    server.routes.set('/shows/addresses.xml', serve(Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Addresses</title>${items.join('')}</channel></rss>`)));
+    const { feedId } = await t.podtext.services.catalogIngest.addFeedByUrl(server.url('/shows/addresses.xml'));
+    const a = await t.account({ credits: 5 });
+    const { episodes } = (await (await t.api('GET', `/shows/${feedId}/episodes`, { key: a.key })).json()) as { episodes: { guid: string; audio_url: string }[] };
+    // An episode without usable audio lists an empty address, as one without an enclosure always has.
+    expect(episodes.map((e) => e.audio_url)).toEqual([server.url('/media/four.mp3'), server.url('/shows/three.mp3'), '', '']);
+    // What the list gives is what a request takes.
+    const dry = await t.api('POST', '/requests', { key: a.key, body: { dry_run: true, episodes: episodes.slice(0, 2).map((e) => ({ guid: e.guid, url: e.audio_url })) } });
+    expect(dry.status).toBe(200);
+  });
+
   it('refuses an endless feed as too large, saying so', async () => {
     server.routes.set('/endless.xml', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/rss+xml' });

@@ -57,6 +57,21 @@ function isGone(err: unknown, failures: number): boolean {
 }
 
 /**
+ * An enclosure's address as clients can use it (`POST /requests` takes it as
+ * `url`): a relative one resolved against the feed's address, and none for
+ * anything that is not http(s) (ftp:, an empty attribute).
+ */
+export function audioAddress(raw: string | null, feedUrl: string): string | null {
+  if (!raw?.trim()) return null;
+  try {
+    const url = new URL(raw.trim(), feedUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Reads one show's feed (conditionally, under the per-host limit) and stores
  * what changed: new and edited episodes every time, the show's own details
  * when they are due. A 304 only moves the schedule; a failure backs off, and
@@ -71,7 +86,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
     const now = clock.now();
     const details = detailsDue(show.detailsRefreshedAt, now, timing) ? showDetails(parsed.show, show.title) : null;
     const episodes = await inTransaction(db, async (tx) => {
-      const upserted = await upsertEpisodes(tx, show.id, parsed.episodes, now);
+      const upserted = await upsertEpisodes(tx, show.id, parsed.episodes.map((e) => ({ ...e, audioUrl: audioAddress(e.audioUrl, show.feedUrl) })), now);
       await tx.show.update({
         where: { id: show.id },
         data: {
