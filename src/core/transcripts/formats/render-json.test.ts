@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc } from './build-doc.js';
+import { parsePlainText } from './parse-plain-text.js';
 import { renderJson, type TranscriptMeta } from './render-json.js';
 import { contentTypes, isTranscriptFormat, renderTranscript } from './render-transcript.js';
 
@@ -64,6 +65,18 @@ describe('renderJson', () => {
 });
 
 describe('renderTranscript', () => {
+  it("keeps a plain-text source's paragraphs in JSON as in text, though its times are laid out over the episode", () => {
+    const plain = parsePlainText('First paragraph.\n\nSecond paragraph.\n\nThird paragraph.');
+    const json = JSON.parse(renderTranscript(plain, { ...meta, source: 'publisher' }, 'json', { timestamps: true, words: false }));
+    expect(json.paragraphs).toEqual([
+      { speaker: null, text: 'First paragraph.' },
+      { speaker: null, text: 'Second paragraph.' },
+      { speaker: null, text: 'Third paragraph.' },
+    ]);
+    expect(json.text).toBe(renderTranscript(plain, meta, 'text').trim());
+    expect(json.segments.at(-1).end).toBeGreaterThan(30);
+  });
+
   it('serves JSON as the same object, and every format with its content type', () => {
     expect(JSON.parse(renderTranscript(doc, meta, 'json'))).toEqual(renderJson(doc, meta, { timestamps: false, words: false }));
     expect(renderTranscript(doc, meta, 'text')).toBe(renderTranscript(doc, meta, 'txt'));

@@ -1,4 +1,4 @@
-import { toParagraphs } from './paragraphs.js';
+import { type Paragraph, toParagraphs } from './paragraphs.js';
 import type { DocAlignment, TranscriptDoc, Word } from './transcript-doc.js';
 
 /** What the service knows about a transcript besides its content. */
@@ -79,10 +79,12 @@ export interface TranscriptJsonAlignment {
  * follow re-spliced audio adds `alignment: {audio_seconds, checked_at,
  * ad_breaks: [{start, end}], removed: [{at, seconds}]}`.
  *
+ * `paragraphs` default to those of `doc`; a document whose times were laid out
+ * for it passes its source's (an untimed source keeps its own paragraphs).
+ *
  * @example renderJson(doc, meta, { timestamps: true, words: false }).segments?.[0].start
  */
-export function renderJson(doc: TranscriptDoc, meta: TranscriptMeta, options: RenderJsonOptions): TranscriptJson {
-  const paragraphs = toParagraphs(doc);
+export function renderJson(doc: TranscriptDoc, meta: TranscriptMeta, options: RenderJsonOptions, paragraphs: Paragraph[] = toParagraphs(doc)): TranscriptJson {
   const body: TranscriptJson = {
     transcript_id: meta.transcriptId,
     title: meta.title,

@@ -1,3 +1,4 @@
+import { toParagraphs } from './paragraphs.js';
 import { renderJson, type RenderJsonOptions, type TranscriptMeta } from './render-json.js';
 import { renderSrt } from './render-srt.js';
 import { renderText } from './render-text.js';
@@ -40,7 +41,8 @@ export function renderTranscript(
   // Text keeps an untimed source's paragraphs; every timed format gets times spread over the episode.
   switch (format) {
     case 'json':
-      return JSON.stringify(renderJson(spreadUntimed(doc, meta.durationSeconds), meta, options));
+      // Paragraphs as `text` gives them (the source's own when untimed); segments with the laid-out times.
+      return JSON.stringify(renderJson(spreadUntimed(doc, meta.durationSeconds), meta, options, toParagraphs(doc)));
     case 'text':
     case 'txt':
       return renderText(doc);
