@@ -117,6 +117,11 @@ describe('transcript caches', () => {
     }
     // Every shape has its own tag: the bodies differ.
     expect(tags.size).toBe(FORMATS.length);
+    // …and the same body has the same tag, whatever options that change nothing were sent.
+    const tagOf = async (q: string) => (await t.api('GET', `/transcripts/${ep.transcriptId}?${q}`, { key: a.key })).headers.get('etag');
+    for (const [q, same] of [['format=txt', 'format=text'], ['format=json&words=1', 'format=json'], ['format=srt&timestamps=1&words=1', 'format=srt']]) {
+      expect(await tagOf(q!), q).toBe(await tagOf(same!));
+    }
     const [plain] = FORMATS;
     const old = (await t.api('GET', `/transcripts/${ep.transcriptId}?${plain}`, { key: a.key })).headers.get('etag')!;
     await storeNewVersion(t, ep.transcriptId, retranscribed('Entirely new words here'));

@@ -33,6 +33,8 @@ export interface RenderedTranscript {
   body: Uint8Array<ArrayBuffer>;
   contentType: string;
   version: number;
+  /** Names this body and no other (version and variant): the `ETag`. Options that change nothing leave it alone. */
+  tag: string;
 }
 
 export interface StoredTranscript {
@@ -131,7 +133,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
     if (!loaded) throw new DomainError('not_found', `No transcript for ${transcriptId} yet.`);
     const stored = opts.supplied ? withSuppliedAudio(loaded) : loaded;
     const text = renderTranscript(stored.doc, stored.meta, format, opts);
-    const out: RenderedTranscript = { body: Buffer.from(text, 'utf8'), contentType: contentTypes[format], version: stored.version };
+    const out: RenderedTranscript = { body: Buffer.from(text, 'utf8'), contentType: contentTypes[format], version: stored.version, tag: `"${transcriptId}-v${stored.version}-${variant.replaceAll(':', '-')}"` };
     rendered.set(`${transcriptId}:${stored.version}:${variant}`, out);
     return out;
   }
@@ -178,7 +180,8 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const timestamps = format === 'json' && opts.timestamps;
       const words = timestamps && opts.words;
       const supplied = await suppliedBy(actor, transcriptId);
-      const variant = `${format}:${timestamps ? 1 : 0}${words ? 1 : 0}${supplied ? ':own' : ''}`;
+      // `txt` is `text`; timestamps and words change JSON only: one variant (and tag) per distinct body.
+      const variant = `${format === 'txt' ? 'text' : format}:${timestamps ? 1 : 0}${words ? 1 : 0}${supplied ? ':own' : ''}`;
       const key = `${transcriptId}:${version}:${variant}`;
       const hit = rendered.get(key);
       if (hit) return hit;

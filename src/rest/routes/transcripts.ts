@@ -36,6 +36,7 @@ const readRoute = createRoute({
   responses: {
     200: {
       description: 'The transcript; content type by format: application/json, text/plain, application/x-subrip, text/vtt.',
+      headers: { ETag: { description: 'Names this body: the same for every request that gets the same bytes (`txt` and `text`, options a format ignores), new with each version.', schema: { type: 'string' } } },
       content: {
         'application/json': { schema: TranscriptJsonSchema },
         'text/plain': { schema: z.string() },
@@ -80,8 +81,8 @@ export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
     const format = q.format as TranscriptFormat;
     const options = { timestamps: q.timestamps === '1', words: q.words === '1' };
     const out = await c.get('services').transcripts.read(c.get('admission').actor, transcript_id, format, options);
-    // One tag per representation: with and without segments or word times, the bodies differ.
-    const etag = `"${transcript_id}-v${out.version}-${format}${options.timestamps ? '-t' : ''}${options.words ? '-w' : ''}"`;
+    // One tag per distinct body (see RenderedTranscript.tag).
+    const etag = out.tag;
     // Checked after the read, so a 304 is only ever given to a caller allowed the transcript.
     if (namesTag(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } }) as never;
     // A plain header object: answered as is, with no Fetch Headers built for the response.
