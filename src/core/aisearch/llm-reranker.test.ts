@@ -126,8 +126,19 @@ describe('LLM re-ranking', () => {
     };
     const reranker = createLlmReranker({ url: `${baseUrl}/v1`, model: 'local-model', post });
     const result = await searchTopic(doc, 'cars', { finder, reranker });
-    expect(result.mentions.map((m) => m.quote)).toEqual(['electric automobile']);
-    expect(result.mentions[0].timestampSeconds).toBe(20);
+    expect(result.mentions.map((m) => m.quote)).not.toContain('Cars are ruining every street in the country.');
+    // The model's verbatim choice stays; the sentence that says "cars" outright stays too, whatever the model did with it.
+    expect(result.mentions.map((m) => m.quote)).toEqual(['Most of the width is given over to cars, parked on both sides.', 'electric automobile']);
+    expect(result.mentions[1].timestampSeconds).toBe(20);
+  });
+
+  it('cannot answer found: false, or leave out, a mention that says the topic outright', async () => {
+    reply = { status: 200, content: JSON.stringify({ mentions: [], summary: 'Cars are not discussed.' }) };
+    const reranker = createLlmReranker({ url: baseUrl, model: 'local-model', post });
+    const result = await searchTopic(doc, 'cars', { finder, reranker });
+    expect(result.found).toBe(true);
+    expect(result.mentions.map((m) => m.quote)).toContain('Most of the width is given over to cars, parked on both sides.');
+    expect(result.summary).not.toBe('Cars are not discussed.');
   });
 
   it('times a short quote at its own candidate, never at an earlier place with the same words', async () => {

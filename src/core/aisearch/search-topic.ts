@@ -1,4 +1,6 @@
 import type { LlmReranker } from './llm-reranker.js';
+import { STOPWORDS } from './stopwords.js';
+import { tokenize } from './text-tokens.js';
 import type { FindResult, SearchableTranscript } from './searchable-transcript.js';
 import type { TopicFinder } from './topic-finder.js';
 
@@ -14,7 +16,9 @@ export interface SearchTopicOptions {
  * Finds a topic in one transcript: the offline finder's candidates,
  * re-ranked and summarised by a model when one is configured, falling back to
  * the offline result on any model failure. A topic with no candidate is
- * answered offline without calling the model.
+ * answered offline without calling the model. Mentions that say every word
+ * of the topic outright are kept whatever the model chose (with the offline
+ * summary when the model found nothing).
  *
  * @example
  * const result = await searchTopic(doc, 'electric cars', { finder: createTopicFinder(), reranker });
@@ -30,5 +34,23 @@ export async function searchTopic(doc: SearchableTranscript, topic: string, opti
     candidates,
     timeAt: (offset) => finder.timeAt(doc, offset),
   });
-  return reranked ?? finder.find(doc, topic);
+  const offline = finder.find(doc, topic);
+  if (!reranked) return offline;
+  // The model chooses and summarises; it cannot leave out the transcript saying the topic in so many words.
+  const words = contentWords(topic);
+  const missing = offline.mentions.filter((m) => saysAll(m.quote, words) && !reranked.mentions.some((r) => r.quote.includes(m.quote) || m.quote.includes(r.quote)));
+  if (missing.length === 0) return reranked;
+  const mentions = [...reranked.mentions, ...missing].sort((a, b) => (a.timestampSeconds ?? Infinity) - (b.timestampSeconds ?? Infinity));
+  return { found: true, summary: reranked.found ? reranked.summary : offline.summary, mentions };
+}
+
+function contentWords(text: string): string[] {
+  return [...new Set(tokenize(text).map((t) => t.norm).filter((w) => w.length > 1 && !STOPWORDS.has(w)))];
+}
+
+/** Whether `quote` holds every one of `words` as a word of its own. */
+function saysAll(quote: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  const said = new Set(tokenize(quote).map((t) => t.norm));
+  return words.every((w) => said.has(w));
 }
