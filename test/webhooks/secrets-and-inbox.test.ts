@@ -108,6 +108,18 @@ describe('test inboxes', () => {
     expect((await send('/hooks/inbox/not-a-uuid', '{}')).status).toBe(404);
   });
 
+  it('a job whose webhook_url names a test inbox that does not exist is refused before it is made, naming webhook_url', async () => {
+    const a = await t.account({ credits: 2 });
+    const inbox = await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key }));
+    const body = (webhook_url: string) => ({ dry_run: true, webhook_url, episodes: [{ guid: `inbox-${randomUUID()}`, url: 'https://media.example/a.mp3' }] });
+    expect((await t.api('POST', '/requests', { key: a.key, body: body(inbox.url) })).status).toBe(200);
+    const gone = await t.api('POST', '/requests', { key: a.key, body: body(inbox.url.replace(inbox.id, randomUUID())) });
+    expect(gone.status).toBe(400);
+    expect((await json<{ error: { message: string } }>(gone)).error.message).toMatch(/^webhook_url: no live test inbox has this address/);
+    // The receiver's own 404 speaks of no key: anyone may send to an inbox.
+    expect(await (await send(`/hooks/inbox/${randomUUID()}`, '{}')).text()).toContain('No such webhook inbox, or it has expired.');
+  });
+
   it('keeps the newest 100 deliveries', async () => {
     const a = await t.account();
     const inbox = await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key }));

@@ -67,12 +67,17 @@ export function createTestInboxes(deps: { db: PrismaClient; clock: Clock; links:
       };
     },
 
+    /** Whether an inbox with this id exists and has not expired (whoever made it). */
+    async live(id: string): Promise<boolean> {
+      return isUuid(id) && (await db.webhookInbox.count({ where: { id, expiresAt: { gt: clock.now() } } })) > 0;
+    },
+
     /**
      * Stores one request sent to an inbox (from anyone). Keeps the newest 100;
      * a body over 256 KB is refused with payload_too_large.
      */
     async receive(id: string, request: { headers: Record<string, string>; body: Uint8Array }): Promise<void> {
-      if (!isUuid(id)) throw notFound();
+      if (!isUuid(id)) throw new DomainError('not_found', 'No such webhook inbox, or it has expired.');
       if (request.body.byteLength > INBOX_MAX_BODY_BYTES) throw new DomainError('payload_too_large', 'body: larger than 256 KB');
       const text = Buffer.from(request.body).toString('utf8');
       // PostgreSQL text cannot hold NUL; a webhook body (JSON) never has one raw.
@@ -82,7 +87,7 @@ export function createTestInboxes(deps: { db: PrismaClient; clock: Clock; links:
         // Locking the inbox row serialises concurrent senders, so the trim below stays exact.
         const live = await tx.$queryRaw<{ id: string }[]>`
           SELECT id FROM webhook_inboxes WHERE id = ${id}::uuid AND expires_at > ${now}::timestamptz FOR UPDATE`;
-        if (live.length === 0) throw notFound();
+        if (live.length === 0) throw new DomainError('not_found', 'No such webhook inbox, or it has expired.');
         await tx.webhookInboxDelivery.create({ data: { inboxId: id, receivedAt: now, headers: request.headers, body: text } });
         await tx.$executeRaw`
           DELETE FROM webhook_inbox_deliveries WHERE inbox_id = ${id}::uuid AND id NOT IN (

@@ -8,6 +8,7 @@ import type { SecretBox } from '../../infra/secret-box.js';
 import type { Actor } from '../accounts/actor.js';
 import type { Clock } from '../clock.js';
 import type { Links } from '../links.js';
+import { invalid } from '../errors.js';
 import { createDeliveryClaims, type ClaimedDelivery } from './delivery-claims.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { createLanePool } from './lane-pool.js';
@@ -17,7 +18,7 @@ import { tracing } from '../../infra/tracing/tracing.js';
 import { SIGNATURE_HEADER, SIGNATURE_SCHEME } from './signature.js';
 import { createTestInboxes } from './test-inbox.js';
 import { createWebhookSecrets } from './webhook-secrets.js';
-import { checkWebhookUrl, isOwnInboxUrl } from './webhook-url.js';
+import { checkWebhookUrl, isOwnInboxUrl, ownInboxId } from './webhook-url.js';
 
 /**
  * Claims of one delivery that may end without a result (a crash, a shutdown,
@@ -167,7 +168,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * test inbox of this Podtext). Throws `invalid_request` naming `webhook_url`.
      * @returns the normalised URL to store.
      */
-    assertWebhookUrl: (url: string): Promise<string> => checkWebhookUrl(url, { client, siteUrl: links.site }),
+    async assertWebhookUrl(url: string): Promise<string> {
+      const checked = await checkWebhookUrl(url, { client, siteUrl: links.site });
+      // A test inbox that is gone would answer every attempt 404: say so now, before a job is made.
+      const inbox = ownInboxId(new URL(checked), links.site);
+      if (inbox && !(await inboxes.live(inbox))) {
+        throw invalid('webhook_url', 'no live test inbox has this address (it expired, or was never made); make one with POST /webhooks/inbox');
+      }
+      return checked;
+    },
 
     enqueueJobDone: deliveries.enqueueJobDone,
     webhookDelivery: deliveries.webhookDelivery,

@@ -21,10 +21,16 @@ export function isUuid(value: string): boolean {
  * local use, and the request goes to Podtext itself, not to the network.
  */
 export function isOwnInboxUrl(url: URL, siteUrl: string): boolean {
+  return ownInboxId(url, siteUrl) !== null;
+}
+
+/** The id of the test inbox of this Podtext that `url` names, or null. */
+export function ownInboxId(url: URL, siteUrl: string): string | null {
   const site = new URL(siteUrl);
-  if (url.origin !== site.origin || url.username || url.password || url.search || url.hash) return false;
+  if (url.origin !== site.origin || url.username || url.password || url.search || url.hash) return null;
   const base = `${site.pathname.replace(/\/+$/, '')}${INBOX_PATH}`;
-  return url.pathname.startsWith(base) && isUuid(url.pathname.slice(base.length));
+  const id = url.pathname.startsWith(base) ? url.pathname.slice(base.length) : '';
+  return isUuid(id) ? id : null;
 }
 
 function reason(err: OutboundError): string {
