@@ -61,7 +61,8 @@ describe('at request time (assertWebhookUrl): 400 naming webhook_url', () => {
   });
 
   it('accepts a test inbox of this Podtext even on plain http, and nothing else of its site', async () => {
-    const id = randomUUID();
+    const acc = await t.account();
+    const { id } = (await (await t.api('POST', '/webhooks/inbox', { key: acc.key })).json()) as { id: string };
     await expect(t.podtext.services.webhooks.assertWebhookUrl(`http://podtext.test/hooks/inbox/${id}`)).resolves.toBe(`http://podtext.test/hooks/inbox/${id}`);
     for (const url of [`http://podtext.test/hooks/inbox/${id}?x=1`, 'http://podtext.test/hooks/inbox/nope', 'http://podtext.test/api/v1/me', `http://podtext.test/hooks/inbox/../../api/v1/me`]) {
       expect(await refusal(url)).toBe('webhook_url: must be an https:// URL');
