@@ -105,8 +105,8 @@ function withCode(error: GraphQLError): GraphQLError {
   const { originalError, http, ...extensions } = (error.extensions ?? {}) as { originalError?: unknown; http?: HttpExtension & { spec?: boolean } };
   const code = codeForStatus(http?.status);
   const { spec, ...rest } = http ?? {};
-  const status = { ...rest, ...(spec && !originalError ? { spec } : {}), status: errorStatus[code] };
-  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...extensions, code, http: status } });
+  const httpExtension = { ...rest, ...(spec && !originalError ? { spec } : {}), status: errorStatus[code] };
+  return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...extensions, code, http: httpExtension } });
 }
 
 /**
