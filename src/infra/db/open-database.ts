@@ -123,6 +123,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       // after this long, as a 503, instead of holding it open for good.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
+    // A connection PostgreSQL ends while idle (a restart, pg_terminate_backend,
+    // a database dropped as the pool closes) is dropped from the pool and
+    // replaced on next use. Prisma listens only while it is connected; without
+    // a listener of our own the pool's 'error' would stop the process.
+    pool.on('error', () => undefined);
     const { runner, client } = poolRunner(pool);
     try {
       if (shouldMigrate) await migrate(runner);
