@@ -58,6 +58,49 @@ describe.skipIf(!hasPostgres())('the event bus when PostgreSQL ends its connecti
     await expect.poll(() => heard('after'), { timeout: 5_000 }).toBe(true);
     await a.publish({ type: 'transcript.stored', transcriptId: '0123456789abcdef' });
   });
+
+  it("ignores what others NOTIFY on its channel (not JSON, not Podtext's shape) and goes on hearing the other processes", async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      for (const payload of ['not json', 'null', '42', '{"o":"x","e":null}', '{"o":"x","e":{"type":"nonsense"}}', '{"e":{"type":"account.changed"}}', '{"o":"x","ack":7}']) {
+        await admin.query(`SELECT pg_notify('podtext_events', $1)`, [payload]);
+      }
+    } finally {
+      await admin.end();
+    }
+    await b.publish({ type: 'account.changed', accountId: 'after-garbage' });
+    await expect.poll(() => heard('after-garbage'), { timeout: 5_000 }).toBe(true);
+  });
+});
+
+// A link cut without a close (a failover's vanished host, a NAT dropping an
+// idle flow) carries nothing and reports nothing: the LISTEN connection would
+// wait forever, and this process would never hear a key retired elsewhere.
+describe.skipIf(!hasPostgres())('the event bus when its LISTEN connection goes silent', () => {
+  it('notices that not even its own announcements come back, listens again once the link is back, and tells its caches to start over', async () => {
+    const db = await freshPostgresDatabase();
+    const proxy = await startResettingProxy(new URL(db.url));
+    const heard: PodtextEvent[] = [];
+    const a = await createPgEventBus(proxy.url(db.url), undefined, 200);
+    const b = await createPgEventBus(db.url, undefined, 200);
+    try {
+      a.subscribe((e) => heard.push(e));
+      await b.publish({ type: 'account.changed', accountId: 'before' });
+      await expect.poll(() => heard.some((e) => e.type === 'account.changed' && e.accountId === 'before')).toBe(true);
+      proxy.silent = true;
+      await new Promise((r) => setTimeout(r, 1_500));
+      proxy.silent = false;
+      await expect.poll(() => heard.some((e) => e.type === 'bus.reconnected'), { timeout: 15_000 }).toBe(true);
+      await b.publish({ type: 'account.changed', accountId: 'after' });
+      await expect.poll(() => heard.some((e) => e.type === 'account.changed' && e.accountId === 'after'), { timeout: 5_000 }).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+      await proxy.close();
+      await db.drop();
+    }
+  });
 });
 
 /**

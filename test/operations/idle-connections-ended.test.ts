@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { MIGRATION_LOCK } from '../../src/infra/db/migrate.js';
 import { openDatabase } from '../../src/infra/db/open-database.js';
 import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
 
@@ -28,6 +29,26 @@ describe.skipIf(!hasPostgres())('database connections PostgreSQL ends while they
       expect(await db.prisma.show.count()).toBeGreaterThanOrEqual(0);
     } finally {
       await db.close();
+      await fresh.drop();
+    }
+  });
+
+  it("the migration session, ended while it waits for another process's migrations: the start fails with the reason, the process goes on", async () => {
+    const fresh = await freshPostgresDatabase();
+    const other = new pg.Client({ connectionString: fresh.url });
+    await other.connect();
+    try {
+      // Another process is migrating: it holds the lock every migration run takes.
+      await other.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+      const opening = openDatabase({ databaseUrl: fresh.url, migrate: true, poolSize: 2 });
+      opening.catch(() => undefined);
+      const waiting = async () =>
+        (await other.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%pg_advisory_lock%'`)).rows.map((r) => r.pid as number);
+      await expect.poll(async () => (await waiting()).length).toBe(1);
+      await other.query('SELECT pg_terminate_backend($1)', [(await waiting())[0]]);
+      await expect(opening).rejects.toThrow(/terminat/i);
+    } finally {
+      await other.end();
       await fresh.drop();
     }
   });

@@ -6,11 +6,12 @@ import type { AddressInfo } from 'node:net';
  * and PostgreSQL in production (a pooler, a load balancer, a NAT). While
  * `resetting` is on, every byte a client sends is answered with a TCP reset
  * (RST) instead of being passed on, as a dropped NAT entry or a restarted
- * balancer does.
+ * balancer does. While `silent` is on, bytes either way are dropped without a
+ * word, as on a link cut without a close (a vanished host, a partition).
  */
-export async function startResettingProxy(target: URL): Promise<{ url(original: string): string; resetting: boolean; close(): Promise<void> }> {
+export async function startResettingProxy(target: URL): Promise<{ url(original: string): string; resetting: boolean; silent: boolean; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
-  const state = { resetting: false };
+  const state = { resetting: false, silent: false };
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
@@ -19,12 +20,15 @@ export async function startResettingProxy(target: URL): Promise<{ url(original: 
       upstream.destroy();
     };
     client.on('data', (chunk) => {
+      if (state.silent) return;
       if (state.resetting) {
         client.resetAndDestroy();
         upstream.destroy();
       } else upstream.write(chunk);
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (!state.silent) client.write(chunk);
+    });
     client.on('close', drop).on('error', drop);
     upstream.on('close', drop).on('error', drop);
   });
@@ -42,6 +46,12 @@ export async function startResettingProxy(target: URL): Promise<{ url(original: 
     },
     set resetting(on: boolean) {
       state.resetting = on;
+    },
+    get silent() {
+      return state.silent;
+    },
+    set silent(on: boolean) {
+      state.silent = on;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -15,7 +15,7 @@ export interface SqlRunner {
 export const migrationsDir = findUp('prisma/migrations', fileURLToPath(import.meta.url));
 
 /** Any fixed number: every Podtext process takes the same lock while migrating. */
-const MIGRATION_LOCK = 724_101;
+export const MIGRATION_LOCK = 724_101;
 
 interface Migration {
   name: string;

@@ -84,9 +84,12 @@ function pgliteRunner(db: PGlite): SqlRunner {
   };
 }
 
+/** A connection out of the pool has no listener of the pool's: one ended under it would stop the process. */
+const heldError = (): void => undefined;
+
 function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.PoolClient> } {
   // Migrations need one session for the advisory lock and BEGIN/COMMIT.
-  const client = pool.connect();
+  const client = pool.connect().then((c) => c.on('error', heldError));
   // Awaited by the first statement, which may come after a refused connection has already failed it.
   client.catch(() => undefined);
   return {
@@ -132,7 +135,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     try {
       if (shouldMigrate) await migrate(runner);
     } finally {
-      (await client).release();
+      (await client).off('error', heldError).release();
     }
     const prisma = new PrismaClient({ adapter: traced(new PrismaPg(pool), 'postgres') });
     return {
@@ -147,11 +150,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       listenUrl: options.databaseUrl,
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       copyRows: async (table, columns, rows) => {
-        const client = await pool.connect();
+        const client = (await pool.connect()).on('error', heldError);
         try {
           await pipeline(Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN'))));
         } finally {
-          client.release();
+          client.off('error', heldError).release();
         }
       },
       close: async () => {

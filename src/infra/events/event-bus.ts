@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS } from '../db/open-database.js';
 import type { Logger } from '../logger.js';
 
 /** Everything that other parts (caches, subscriptions, webhooks, other processes) react to. */
@@ -61,6 +62,45 @@ type Wire =
 const HELLO_EVERY_MS = 10_000;
 /** A peer unheard of for this long is presumed gone. */
 const PEER_TTL_MS = 35_000;
+/**
+ * Announcements of its own this process may miss before it presumes its LISTEN
+ * connection dead. A connection cut without a close (a failover's vanished
+ * host, a NAT or firewall dropping an idle flow) carries nothing and reports
+ * nothing; only the missing echo of its own announcements tells.
+ */
+const MISSED_HELLOS = 3;
+
+/** Every connection of the bus: a server that stops answering fails the call instead of holding it. */
+const CONNECTION: pg.ClientConfig = {
+  application_name: 'podtext-events',
+  connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  query_timeout: CONNECT_TIMEOUT_MS,
+  keepAlive: true,
+};
+
+const EVENT_TYPES = new Set<string>(['account.changed', 'key.revoked', 'job.updated', 'transcript.stored']);
+
+/**
+ * A notification on the channel as one of Podtext's messages, or null. Anyone
+ * who can connect may NOTIFY the channel; what is not Podtext's is ignored.
+ */
+function readWire(payload: string): Wire | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof msg !== 'object' || msg === null || typeof (msg as { o?: unknown }).o !== 'string') return null;
+  const m = msg as Record<string, unknown>;
+  if ('e' in m) {
+    const e = m.e as { type?: unknown } | null;
+    return typeof e === 'object' && e !== null && typeof e.type === 'string' && EVENT_TYPES.has(e.type) ? (m as Wire) : null;
+  }
+  if ('ack' in m) return typeof m.ack === 'string' ? (m as Wire) : null;
+  if ('hello' in m || 'bye' in m) return m as Wire;
+  return null;
+}
 /** Longest a confirmed publish waits for its acknowledgements. Default: 2000 ms. */
 const CONFIRM_TIMEOUT_MS = 2_000;
 
@@ -72,10 +112,10 @@ const CONFIRM_TIMEOUT_MS = 2_000;
  * every live peer has applied it (each answers with an ack), so that a key
  * retired in one process fails on the very next request to any other.
  */
-export async function createPgEventBus(connectionString: string, log?: Logger): Promise<EventBus> {
+export async function createPgEventBus(connectionString: string, log?: Logger, helloEveryMs = HELLO_EVERY_MS): Promise<EventBus> {
   const origin = randomUUID();
   const { emitter, bus } = localBus();
-  const sender = new pg.Pool({ connectionString, max: 2, application_name: 'podtext-events' });
+  const sender = new pg.Pool({ connectionString, max: 2, ...CONNECTION });
   // A pooled connection the server ended is dropped by the pool; without a listener its 'error' would end the process.
   sender.on('error', (err) => log?.warn({ err: err.message }, 'event bus: a sending connection was lost'));
   const peers = new Map<string, number>();
@@ -83,14 +123,26 @@ export async function createPgEventBus(connectionString: string, log?: Logger): 
   const send = (msg: Wire) => sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(msg)]);
   let closed = false;
   let reconnecting = false;
+  /** When the LISTEN connection last carried anything, this process's own echoes included. */
+  let lastHeard = Date.now();
 
   function onNotification(n: pg.Notification) {
     if (n.channel !== CHANNEL || !n.payload) return;
-    const msg = JSON.parse(n.payload) as Wire;
+    lastHeard = Date.now();
+    const msg = readWire(n.payload);
+    if (!msg) {
+      log?.warn({ payload: n.payload.slice(0, 200) }, `event bus: ignored a notification on ${CHANNEL} that is not Podtext's`);
+      return;
+    }
     if (msg.o === origin) return;
     peers.set(msg.o, Date.now());
     if ('e' in msg) {
-      emitter.emit('event', msg.e);
+      try {
+        emitter.emit('event', msg.e);
+      } catch (err) {
+        // A handler's fault is this process's to log, not a reason to lose the connection or the process.
+        log?.error({ err, event: msg.e.type }, 'event bus: a handler failed on an event from another process');
+      }
       if (msg.id) void send({ o: origin, ack: msg.id }).catch(() => undefined);
     } else if ('ack' in msg) {
       const p = pendingAcks.get(msg.ack);
@@ -104,7 +156,7 @@ export async function createPgEventBus(connectionString: string, log?: Logger): 
   }
 
   async function listen(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString, application_name: 'podtext-events' });
+    const client = new pg.Client({ connectionString, ...CONNECTION });
     client.on('notification', onNotification);
     client.on('error', (err) => lost(client, err));
     client.on('end', () => lost(client));
@@ -135,6 +187,7 @@ export async function createPgEventBus(connectionString: string, log?: Logger): 
         if (closed) break;
         try {
           listener = await listen();
+          lastHeard = Date.now();
           reconnecting = false;
           log?.info('event bus: listening again');
           emitter.emit('event', { type: 'bus.reconnected' } satisfies PodtextEvent);
@@ -146,7 +199,14 @@ export async function createPgEventBus(connectionString: string, log?: Logger): 
     })();
   }
   await send({ o: origin, hello: true });
-  const hello = setInterval(() => void send({ o: origin, hello: true, reply: true }).catch(() => undefined), HELLO_EVERY_MS);
+  const hello = setInterval(() => {
+    if (!reconnecting && Date.now() - lastHeard > MISSED_HELLOS * helloEveryMs) {
+      log?.warn(`event bus: the LISTEN connection carried nothing for ${MISSED_HELLOS} announcements, not even this process's own; dropping it`);
+      // Its 'end' then listens again through lost(), as for a connection the server ended.
+      (listener as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    }
+    void send({ o: origin, hello: true, reply: true }).catch(() => undefined);
+  }, helloEveryMs);
   hello.unref();
 
   async function publishConfirmed(event: PodtextEvent): Promise<void> {
