@@ -14,6 +14,7 @@ import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
 import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
+import { formLimit } from './form-limit.js';
 import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
 import { accountPage } from './pages/account-page.js';
@@ -108,6 +109,7 @@ function jobEvent(j: JobView) {
 export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string, stopping?: AbortSignal): void {
   setCookieSecurity(siteUrl);
   app.use('*', pageHeaders);
+  app.use('*', formLimit);
   const openapiJson = JSON.stringify(docs.openapi);
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));

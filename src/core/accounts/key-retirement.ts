@@ -1,4 +1,5 @@
 import type { EventBus } from '../../infra/events/event-bus.js';
+import { ABORTED, unlessAborted } from '../../infra/unless-aborted.js';
 import type { Actor } from './actor.js';
 
 const NEVER = new AbortController().signal;
@@ -63,14 +64,14 @@ function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () 
     }
     return { done: true, value: value as never };
   };
-  const aborted = new Promise<IteratorResult<T>>((resolve) => signal.addEventListener('abort', () => resolve(finish()), { once: true }));
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     async next() {
       if (finished || signal.aborted) return finish();
-      const r = await Promise.race([it.next(), aborted]);
+      const r = await unlessAborted(it.next(), signal);
+      if (r === ABORTED) return finish();
       return r.done ? finish(r.value) : r;
     },
     async return(value?: unknown) {

@@ -1,5 +1,6 @@
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { ABORTED, unlessAborted } from '../unless-aborted.js';
 import type { Metrics } from './metrics.js';
 
 /** Distinct operation names kept as labels; later ones count as `other` (names are chosen by clients). */
@@ -15,25 +16,21 @@ function isAsyncIterable<T>(v: unknown): v is AsyncIterableIterator<T> {
  * yoga's `event: complete` and graphql-ws clients a `complete` message
  * instead of a cut connection; `onDone` runs once however it ends.
  */
-function endOnStop<T>(source: AsyncIterableIterator<T>, stop: AbortSignal, onDone: () => void): AsyncIterableIterator<T> {
+export function endOnStop<T>(source: AsyncIterableIterator<T>, stop: AbortSignal, onDone: () => void): AsyncIterableIterator<T> {
   let done = false;
   const finish = () => {
     if (done) return;
     done = true;
     onDone();
   };
-  const stopped = new Promise<IteratorResult<T>>((resolve) => {
-    const end = () => resolve({ done: true, value: undefined });
-    if (stop.aborted) end();
-    else stop.addEventListener('abort', end, { once: true });
-  });
   const it: AsyncIterableIterator<T> = {
     async next() {
       if (done) return { done: true, value: undefined };
-      const r = await Promise.race([source.next(), stopped]);
-      if (r.done) {
+      const r = await unlessAborted(source.next(), stop);
+      if (r === ABORTED || r.done) {
         finish();
         void source.return?.();
+        return { done: true, value: undefined };
       }
       return r;
     },

@@ -1,0 +1,60 @@
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { endOnStop } from './metrics/graphql-metrics.js';
+import { ABORTED, unlessAborted } from './unless-aborted.js';
+
+async function* counting(n: number) {
+  for (let i = 0; i < n; i++) yield i;
+}
+
+describe('waiting on work that a long-lived signal may cut short', () => {
+  it('keeps nothing per call on the signal: after 10,000 calls it holds no listener', async () => {
+    const signal = new AbortController().signal;
+    let sum = 0;
+    for (let i = 0; i < 10_000; i++) {
+      const r = await unlessAborted(Promise.resolve(i), signal);
+      if (r !== ABORTED) sum += r;
+    }
+    expect(sum).toBe((9_999 * 10_000) / 2);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await expect(unlessAborted(Promise.reject(new Error('failed')), signal)).rejects.toThrow('failed');
+  });
+
+  it('answers ABORTED at once when the signal aborts while the work is pending, or had already aborted', async () => {
+    const stop = new AbortController();
+    const pending = unlessAborted(new Promise<number>(() => undefined), stop.signal);
+    stop.abort();
+    expect(await pending).toBe(ABORTED);
+    expect(await unlessAborted(Promise.resolve(1), stop.signal)).toBe(ABORTED);
+  });
+});
+
+describe("a subscription's stream, ended by shutdown", () => {
+  it('streams 20,000 events holding at most one listener on the shutdown signal, and none once it ends', async () => {
+    const stop = new AbortController();
+    let ended = 0;
+    const stream = endOnStop(counting(20_000), stop.signal, () => ended++);
+    let n = 0;
+    for await (const _ of stream) {
+      if (++n % 5_000 === 0) expect(getEventListeners(stop.signal, 'abort').length).toBeLessThanOrEqual(1);
+    }
+    expect(n).toBe(20_000);
+    expect(ended).toBe(1);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('ends a stream waiting for its next event when shutdown begins', async () => {
+    const stop = new AbortController();
+    let ended = 0;
+    async function* quiet() {
+      yield 1;
+      await new Promise(() => undefined);
+    }
+    const stream = endOnStop(quiet(), stop.signal, () => ended++);
+    expect(await stream.next()).toEqual({ done: false, value: 1 });
+    const waiting = stream.next();
+    stop.abort();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(ended).toBe(1);
+  });
+});
