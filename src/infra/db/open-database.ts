@@ -125,6 +125,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       // A server that never answers (a network partition) fails the call
       // after this long, as a 503, instead of holding it open for good.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A peer gone without a close (a failover's vanished host) is found by
+      // the kernel's keepalive probes instead of never.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: CONNECT_TIMEOUT_MS,
     });
     // A connection PostgreSQL ends while idle (a restart, pg_terminate_backend,
     // a database dropped as the pool closes) is dropped from the pool and

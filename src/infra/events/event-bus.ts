@@ -76,6 +76,7 @@ const CONNECTION: pg.ClientConfig = {
   connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   query_timeout: CONNECT_TIMEOUT_MS,
   keepAlive: true,
+  keepAliveInitialDelayMillis: CONNECT_TIMEOUT_MS,
 };
 
 const EVENT_TYPES = new Set<string>(['account.changed', 'key.revoked', 'job.updated', 'transcript.stored']);
