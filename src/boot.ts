@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { getRequestListener } from '@hono/node-server';
 import type { Config } from './config.js';
 import { KEYLESS_HEADERS } from './core/door/door.js';
+import { ANSWER_HEADERS } from './rest/cross-origin.js';
 import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';
@@ -215,7 +216,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
         const body = JSON.stringify({ error: tooLarge ? { code: 'header_too_large', message: 'headers: larger than 16 KB' } : { code: 'invalid_request', message: 'request: malformed HTTP' } });
         // No key could be read from a request that did not parse: like every call not counted, it reports the Free allowance untouched.
         const limits = `x-ratelimit-limit: ${KEYLESS_HEADERS['x-ratelimit-limit']}\r\nx-ratelimit-remaining: ${KEYLESS_HEADERS['x-ratelimit-remaining']}\r\n`;
-        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${limits}connection: close\r\n\r\n${body}`);
+        // Whether a page sent it cannot be read from a head that did not parse; the cross-origin headers are the same for every origin, so a page can read why.
+        const cors = Object.entries(ANSWER_HEADERS).map(([name, value]) => `${name.toLowerCase()}: ${value}\r\n`).join('');
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${limits}${cors}connection: close\r\n\r\n${body}`);
       });
       if (config.role !== 'worker') closeWs = attachGraphQLWebSocket(server, http.yoga, services);
       podtext.server = server;

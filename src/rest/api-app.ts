@@ -29,7 +29,9 @@ export function createRestApi(): OpenAPIHono<RestEnv> {
       if (!result.success) {
         const issue = result.error.issues[0];
         const field = issue?.path.length ? issue.path.join('.') : result.target === 'json' ? 'body' : result.target;
-        throw invalid(String(field), issue ? validationMessage(issue) : 'invalid');
+        // `?max=2&max=3` reaches the schema as a list.
+        const repeated = result.target === 'query' && issue?.code === 'invalid_type' && /received array$/.test(issue.message);
+        throw invalid(String(field), repeated ? 'given more than once; send it once' : issue ? validationMessage(issue) : 'invalid');
       }
     },
   });

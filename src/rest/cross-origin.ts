@@ -8,7 +8,7 @@ import { nodeResponse } from '../wire/rate-limit-stamps.js';
  * the answer and the headers a client needs (rate-limit figures, when to
  * retry, the ETag to revalidate with).
  */
-const ANSWER_HEADERS: Record<string, string> = {
+export const ANSWER_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, ETag, Allow',
 };

@@ -175,6 +175,14 @@ describe('search by RSS feed URL', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error?.message).toMatch(/^q: /);
   });
+
+  it("a directory link whose directory cannot be asked just now is a 502 to try again, not a bad query", async () => {
+    // An Apple id nobody has: Podtext asks Apple's lookup, which this test's network cannot reach.
+    const { status, body } = await search('https://podcasts.apple.com/us/podcast/nobody-has-this/id987654321');
+    expect(status).toBe(502);
+    expect(body.error?.code).toBe('upstream_failed');
+    expect(body.error?.message).toBe('q: the directory lookup failed; try again later');
+  });
 });
 
 describe('streaming-service links are refused: they do not publish the RSS feed', () => {

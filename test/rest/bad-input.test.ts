@@ -57,11 +57,14 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
   });
   it('a 16 KB header: 431 over a real socket, with the error body and the rate-limit headers of a call not counted', async () => {
     const url = await t.podtext.listen();
-    const res = await fetch(`${url}/api/v1/me`, { headers: { 'x-padding': 'a'.repeat(16 * 1024) } });
+    const res = await fetch(`${url}/api/v1/me`, { headers: { origin: 'https://app.example.com', 'x-padding': 'a'.repeat(16 * 1024) } });
     expect(res.status).toBe(431);
     expect(await res.json()).toEqual({ error: { code: 'header_too_large', message: 'headers: larger than 16 KB' } });
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('1000');
+    // A page can read why, as it can any other refusal.
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining/);
   });
   it('a request that is not HTTP (a body longer than its Content-Length says): 400 with the same headers', async () => {
     // The server the test above started: Podtext listens once.
@@ -92,5 +95,17 @@ describe('validation messages', () => {
     expect(await message(await t.api('POST', '/requests', { key: a.key, body: { episodes: 'x' } }))).toBe('episodes: must be a list');
     expect(await message(await t.api('POST', '/requests', { key: a.key, body: { episodes: [{}] } }))).toBe('episodes.0.guid: required');
     expect(await message(await t.api('GET', '/search', { key: a.key }))).toBe('q: required');
+    // A parameter sent twice is said to be so, not to be of the wrong type.
+    expect(await message(await t.api('GET', '/search?q=a&q=b', { key: a.key }))).toBe('q: given more than once; send it once');
+    expect(await message(await t.api('GET', '/shows/999999999999/episodes?max=2&max=3', { key: a.key }))).toBe('max: given more than once; send it once');
+    expect(await message(await t.api('POST', '/register/start', { body: { email: ['a@example.com'] } }))).toBe('email: must be a string');
+    // One rule, one message: what is not a URL and an http URL are both told to be https.
+    for (const webhook_url of ['not a url', 'http://example.com/hook']) {
+      const res = await t.api('POST', '/requests', { key: a.key, body: { episodes: [{ guid: 'g-1', url: 'https://audio.example.com/1.mp3' }], webhook_url } });
+      expect(await message(res), webhook_url).toBe('webhook_url: must be an https:// URL');
+    }
+    // Escapes that are not UTF-8 are refused, not searched for as typed.
+    for (const q of ['%FF', '%E0%A4%A', 'caf%C3']) expect(await message(await t.api('GET', `/search?q=${q}`, { key: a.key })), q).toBe('q: not valid percent-encoded UTF-8');
+    expect((await t.api('GET', `/search?q=${encodeURIComponent('café ☕')}`, { key: a.key })).status).toBe(200);
   });
 });

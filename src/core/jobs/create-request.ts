@@ -205,7 +205,7 @@ export function createRequester(deps: RequesterDeps) {
     }
     if (input.webhookUrl) {
       if (deps.checkWebhookUrl) input.webhookUrl = await deps.checkWebhookUrl(input.webhookUrl);
-      else if (!input.webhookUrl.startsWith('https://')) throw invalid('webhook_url', 'must be an https URL');
+      else if (!input.webhookUrl.startsWith('https://')) throw invalid('webhook_url', 'must be an https:// URL');
     }
     const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { email: true, credits: true } });
     if (!account) throw new DomainError('not_found', 'No such account');

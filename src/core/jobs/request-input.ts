@@ -51,16 +51,15 @@ const MAX_TEXT = 2048;
 /** Longest `secs` accepted: a week, far past any episode we would transcribe. */
 const MAX_SECS = 7 * 24 * 3600;
 
-function httpUrl(value: string, field: string, httpsOnly: boolean): string {
+/** `value` as an absolute http(s) URL; `wrong` says what `field` must be when it is not one. */
+function httpUrl(value: string, field: string, wrong = 'must be an http or https URL'): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw invalid(field, httpsOnly ? 'must be an https URL' : 'must be an http or https URL');
+    throw invalid(field, wrong);
   }
-  if (httpsOnly ? url.protocol !== 'https:' : url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(field, httpsOnly ? 'must be an https URL' : 'must be an http or https URL');
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(field, wrong);
   if (url.username || url.password) throw invalid(field, 'must not carry a user name or password');
   return url.href;
 }
@@ -108,7 +107,7 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
   const items = input.episodes.map((raw, i): CheckedItem => {
     const at = `episodes.${i}`;
     const guid = text(raw?.guid, `${at}.guid`, true)!;
-    const url = httpUrl(text(raw?.url, `${at}.url`, true)!, `${at}.url`, false);
+    const url = httpUrl(text(raw?.url, `${at}.url`, true)!, `${at}.url`);
     // A title is one line wherever it is shown (pages, the completion mail): line breaks and tabs become spaces.
     const title = text(raw?.title, `${at}.title`, false)?.replace(/[\u0001-\u001f\u007f]+/g, ' ') ?? null;
     const dateText = text(raw?.date, `${at}.date`, false);
@@ -127,7 +126,7 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
     items,
     email,
     // https only, except this instance's own test inbox: the webhooks module decides (see create-request).
-    webhookUrl: hook === null ? null : httpUrl(hook, 'webhook_url', false),
+    webhookUrl: hook === null ? null : httpUrl(hook, 'webhook_url', 'must be an https:// URL'),
     dryRun: input.dryRun === true,
     fast: input.fast === true,
   };

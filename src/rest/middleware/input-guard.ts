@@ -15,6 +15,8 @@ export const inputGuard: MiddlewareHandler<RestEnv> = (c, next) => {
     }
     throw invalid('path', 'contains a NUL character');
   }
+  const query = c.req.url.indexOf('?');
+  if (query >= 0 && c.req.url.includes('%', query)) checkEncoding(c.req.url.slice(query + 1));
   const method = c.req.method;
   // Not async for a call without a body: it passes on next's promise instead of wrapping it.
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
@@ -38,4 +40,30 @@ async function checkedBody(c: Context<RestEnv>, next: Next): Promise<void> {
     }
   }
   await next();
+}
+
+/**
+ * A query value whose percent-escapes are not UTF-8 (`q=%FF`) would reach the
+ * route as its raw text and be searched for as typed; it is refused instead.
+ */
+function checkEncoding(query: string): void {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const [name, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    for (const part of [name, value]) {
+      try {
+        decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        throw invalid(safeName(name), 'not valid percent-encoded UTF-8');
+      }
+    }
+  }
+}
+
+function safeName(name: string): string {
+  try {
+    return decodeURIComponent(name) || 'query';
+  } catch {
+    return 'query';
+  }
 }

@@ -27,6 +27,7 @@ const searchRoute = createRoute({
     ...errors({
       ...keyedErrors,
       400: `\`invalid_request\`: \`q\` missing, empty or longer than ${MAX_QUERY_LENGTH} characters, or a feed URL that cannot be added (not a podcast feed, a refused address, or its server failing; the message says which). \`unsupported_link\`: a streaming-service link, or a directory link naming the show only by that directory's own id.`,
+      502: '`upstream_failed`: a directory link whose directory (Apple\'s lookup) could not be asked just now; try again later.',
       503: `\`unavailable\`: the database is unreachable, or a new feed's server is busy with Podtext's other reads of it; try again after \`Retry-After\` seconds.`,
     }),
   },

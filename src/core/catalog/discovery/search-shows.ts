@@ -35,11 +35,14 @@ export function unsupportedLink(field: string, what: string, why: string): Domai
 /**
  * A feed that cannot be added (refused address, not a feed, its server down)
  * answers 400 naming `q`, the status the spec gives a bad search query; the
- * reason stays in the message.
+ * reason stays in the message. A directory that cannot be asked (Apple's
+ * lookup down) is no fault of the query: 502 `upstream_failed`, to try again.
  */
 function asQueryError(err: unknown): unknown {
   if (!(err instanceof DomainError) || (err.code !== 'upstream_failed' && err.code !== 'invalid_request')) return err;
-  return new DomainError('invalid_request', `q: ${err.message.replace(/^[a-z_]+: /, '')}`, { field: 'q' });
+  const message = `q: ${err.message.replace(/^[a-z_]+: /, '')}`;
+  if (err.code === 'upstream_failed' && err.details?.field === 'apple_id') return new DomainError('upstream_failed', message, { field: 'q' });
+  return new DomainError('invalid_request', message, { field: 'q' });
 }
 
 export function streamingLinkError(field: string, service: string): DomainError {

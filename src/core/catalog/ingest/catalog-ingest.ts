@@ -293,7 +293,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
         } catch (err) {
           // The detail (a resolver's error, say) is for the log: answers never describe this server's network.
           log.warn({ appleId: String(appleId), err: (err as Error).message }, 'Apple lookup failed');
-          throw new DomainError('upstream_failed', 'apple_id: the directory lookup failed; try again later');
+          throw new DomainError('upstream_failed', 'apple_id: the directory lookup failed; try again later', { field: 'apple_id' });
         }
       }
       if (!feedUrl) throw notFound('apple_id', `no podcast feed known for ${appleId}`);
