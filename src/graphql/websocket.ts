@@ -35,7 +35,7 @@ type Extra = Record<string, unknown> & {
 };
 
 /** The extra graphql-ws's `ws` adapter gives every connection: our fields and its socket. */
-type SocketExtra = Extra & { socket: { close(code: number, reason: string): void } };
+type SocketExtra = Extra & { socket: { close(code: number, reason: string): void; readonly readyState: number; readonly OPEN: number } };
 
 /** Longest a retired key's socket stays open for the answers of operations already running. */
 const RETIRED_GRACE_MS = 2000;
@@ -83,6 +83,8 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         try {
           const actor = await services.door.authenticate(credentials);
           if (!actor) return false;
+          // Closed while its key was checked: onClose has run, and would not release a watch taken now.
+          if ((ctx.extra as SocketExtra).socket.readyState !== (ctx.extra as SocketExtra).socket.OPEN) return false;
           const watch = services.keyRetirement.watch(actor);
           const extra = Object.assign(ctx.extra, { actor, release: watch.release, rateLimits: new Map(), running: new Set<string>(), retired: false });
           watch.signal.addEventListener(

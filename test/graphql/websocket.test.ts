@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
+import { freshPostgresDatabase, hasPostgres } from '../support/databases.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from '../jobs/support/audio-server.js';
 import { postRequest } from '../jobs/support/jobs-api.js';
@@ -147,4 +148,30 @@ describe('graphql-ws on /graphql', () => {
     const wrong = seen.flatMap((s, i) => s.filter((v) => !own[i]!.has(v.id)));
     expect(wrong).toEqual([]);
   }, 300_000);
+});
+
+// On PostgreSQL the key's check waits on the network, so the client can leave meanwhile.
+describe.skipIf(!hasPostgres())('graphql-ws sockets closed while their key is checked', () => {
+  it('leave nothing watched behind: the key-retirement watch is taken only for a socket still open', async () => {
+    const db = await freshPostgresDatabase();
+    const pt = await startTestPodtext({ databaseUrl: db.url });
+    try {
+      const url = `${(await pt.podtext.listen()).replace('http', 'ws')}/graphql`;
+      for (let i = 0; i < 20; i++) {
+        // A key no process has checked yet: the handshake reads the database, and the client leaves meanwhile.
+        const a = await pt.account();
+        const socket = new WebSocket(url, 'graphql-transport-ws');
+        const closed = closeCode(socket);
+        await new Promise((resolve) => socket.on('open', resolve));
+        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } }));
+        socket.terminate();
+        await closed;
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      expect(pt.podtext.services.keyRetirement.watching()).toBe(0);
+    } finally {
+      await pt.close();
+      await db.drop();
+    }
+  });
 });

@@ -37,6 +37,8 @@ export function createKeyRetirement(bus: EventBus) {
       };
       return { signal: controller.signal, release, guard: (source) => endOnAbort(source, controller.signal, release) };
     },
+    /** Streams and sockets watched now, over every account. */
+    watching: () => [...live.values()].reduce((n, set) => n + set.size, 0),
     close: unsubscribe,
   };
 }
