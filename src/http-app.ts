@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Services } from './core/services.js';
 import { DomainError } from './core/errors.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
-import { graphqlOverHttp } from './graphql/http-endpoint.js';
+import { graphqlBodyLimit, graphqlOverHttp } from './graphql/http-endpoint.js';
 import { graphqlMetricsPlugin } from './infra/metrics/graphql-metrics.js';
 import { httpTiming } from './infra/metrics/http-timing.js';
 import { graphqlSpans } from './infra/tracing/graphql-spans.js';
@@ -81,7 +81,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   registerBillingReceivers(app);
 
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: [...(ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : []), ...(traces.enabled ? [graphqlSpans(traces)] : [])] });
-  app.use('/graphql', limit);
+  app.use('/graphql', graphqlBodyLimit(services.door, new URL(options.siteUrl).origin, MAX_BODY_BYTES));
   app.use('/graphql', pageHeaders);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', (c) => {

@@ -9,6 +9,7 @@ import type { Services } from '../core/services.js';
 import { admitOperation, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
 import type { PodtextYoga } from './yoga.js';
+import { MAX_BODY_BYTES } from '../http-app.js';
 import { stampErrors, stampPayload } from '../wire/rate-limit-stamps.js';
 
 /** Close code for a refused or retired key. */
@@ -61,6 +62,18 @@ function requestErrors(errors: readonly GraphQLError[]): GraphQLError[] {
   });
 }
 
+/**
+ * `extensions.http` tells yoga the status and headers of an answer over HTTP;
+ * a socket has neither (the rate-limit figures travel in `extensions.rateLimit`).
+ */
+function withoutHttp(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((e) => {
+    if (!e.extensions || !('http' in e.extensions)) return e;
+    const { http: _http, ...extensions } = e.extensions;
+    return new GraphQLError(e.message, { nodes: e.nodes, path: e.path, extensions });
+  });
+}
+
 /** An operation has answered; a retired key's socket closes after the last one (its `complete` sent first). */
 function settle(extra: SocketExtra, id: string): void {
   if (!extra.running?.delete(id) || !extra.retired || extra.running.size > 0) return;
@@ -68,7 +81,14 @@ function settle(extra: SocketExtra, id: string): void {
 }
 
 export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, services: Services): () => Promise<void> {
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // A message is a document and its variables, held by the same limit as a POST body; a larger one closes the socket (1009).
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: MAX_BODY_BYTES });
+  // ws has already closed such a socket with 1009; graphql-ws would print its error as a fault of ours.
+  wss.on('connection', (socket) => {
+    const emit = socket.emit.bind(socket);
+    socket.emit = ((event: string, ...args: unknown[]) =>
+      event === 'error' && (args[0] as { code?: string } | undefined)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? true : emit(event, ...args)) as typeof socket.emit;
+  });
 
   useServer<Record<string, unknown>, Extra>(
     {
@@ -144,13 +164,16 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') running.add(id);
         return args;
       },
-      onNext: (ctx, id, _payload, _args, result) => stampPayload(result as ExecutionResult, ctx.extra.rateLimits?.get(id)),
+      onNext: (ctx, id, _payload, _args, result) => {
+        const r = result as ExecutionResult;
+        return stampPayload(r.errors ? { ...r, errors: withoutHttp(r.errors) } : r, ctx.extra.rateLimits?.get(id));
+      },
       onError: (ctx, id, _payload, errors) => {
         const rateLimit = ctx.extra.rateLimits?.get(id);
         // An operation refused with `error` never completes: its figures go now.
         ctx.extra.rateLimits?.delete(id);
         settle(ctx.extra as SocketExtra, id);
-        return stampErrors(errors, rateLimit);
+        return stampErrors(withoutHttp(errors), rateLimit);
       },
       onComplete: (ctx, id) => {
         ctx.extra.rateLimits?.delete(id);

@@ -8,6 +8,7 @@ import type { Services } from '../core/services.js';
 import { type CallReader, admitOperation, createCallReader, toGraphQLError } from './admission.js';
 import type { GraphQLContext } from './context.js';
 import type { KeyRetirement } from '../core/accounts/key-retirement.js';
+import { httpRequestPlugins } from './http-requests.js';
 import { queryLimits } from './limits.js';
 import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import { stampResponse } from '../wire/rate-limit-stamps.js';
@@ -69,12 +70,23 @@ function retirementPlugin(retirement: KeyRetirement): Plugin<GraphQLContext> {
  * It is ended here, and the 406 says, in the error body, how to subscribe.
  */
 function notAcceptablePlugin(): Plugin {
+  const cannotStream = (result: AsyncIterable<unknown>, message: string, status?: number) => {
+    void result[Symbol.asyncIterator]().return?.();
+    return { errors: [new GraphQLError(message, { extensions: { code: 'invalid_request', ...(status ? { http: { status } } : {}) } })] };
+  };
   return {
     onResultProcess({ result, resultProcessor, setResult, setResultProcessor }) {
+      // A batch answers once, as one JSON array: a subscription in it has nowhere to stream
+      // to, and yoga would write it as `{}` and leave it running for good.
+      if (Array.isArray(result)) {
+        if (result.some((r) => isAsyncIterable(r))) {
+          const message = 'a subscription cannot be part of a batch: send it alone with Accept: text/event-stream, or subscribe over graphql-ws at the same path';
+          setResult(result.map((r) => (isAsyncIterable(r) ? cannotStream(r, message) : r)) as never);
+        }
+        return;
+      }
       if (resultProcessor || !isAsyncIterable(result)) return;
-      void result[Symbol.asyncIterator]().return?.();
-      const message = 'a subscription streams its events: send Accept: text/event-stream, or subscribe over graphql-ws at the same path';
-      setResult({ errors: [new GraphQLError(message, { extensions: { code: 'invalid_request', http: { status: 406 } } })] });
+      setResult(cannotStream(result, 'a subscription streams its events: send Accept: text/event-stream, or subscribe over graphql-ws at the same path', 406));
       setResultProcessor(processRegularResult, 'application/json');
     },
   };
@@ -175,7 +187,7 @@ export function createGraphQL(services: Services, options: { production: boolean
     },
     // Operations' metrics and the shutdown that ends subscriptions (src/infra/metrics)
     // come first, so that operations the door refuses are counted too.
-    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(services.keyRetirement) as Plugin, validationCodePlugin(), notAcceptablePlugin()],
+    plugins: [...(options.plugins ?? []), doorPlugin(services, readCalls) as Plugin, ...queryLimits(options.production), retirementPlugin(services.keyRetirement) as Plugin, validationCodePlugin(), notAcceptablePlugin(), ...httpRequestPlugins()],
   });
   return Object.assign(yoga, { readCalls });
 }

@@ -50,6 +50,11 @@ describe('graphql-ws on /graphql', () => {
     expect(sample.data).toEqual({ transcript: { version: expect.any(Number) } });
     const me = await run('{ me { credits } }');
     expect(me.errors?.[0]?.extensions?.code).toBe('unauthorized');
+    // HTTP's status and headers are for yoga over HTTP: a socket's errors do not carry them.
+    expect(me.errors?.[0]?.extensions).not.toHaveProperty('http');
+    const missing = await run('{ transcript(transcriptId: "0123456789abcdef") { version } }');
+    expect(missing.errors?.[0]?.extensions).toEqual(expect.objectContaining({ code: expect.any(String) }));
+    expect(missing.errors?.[0]?.extensions).not.toHaveProperty('http');
     // The socket is still open for the next keyless operation.
     expect((await run(`{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }`)).data).toBeTruthy();
     await client.dispose();

@@ -105,6 +105,28 @@ describe('GET /metrics', () => {
     expect(sample(after, 'podtext_graphql_subscriptions_open')).toBe(sample(before, 'podtext_graphql_subscriptions_open'));
   });
 
+  it('subscriptions in a batch get an error each, whatever the Accept, and none is left running', async () => {
+    const a = await t.account();
+    const before = await scrape();
+    for (const accept of ['application/json', 'text/event-stream']) {
+      const res = await t.request('/graphql', {
+        method: 'POST',
+        headers: { accept, 'content-type': 'application/json', authorization: `Bearer ${a.key}` },
+        body: JSON.stringify([{ query: 'subscription { myJobsUpdated { id } }' }, { query: '{ me { credits } }' }, { query: 'subscription { myJobsUpdated { status } }' }]),
+      });
+      const text = await res.text();
+      const body = JSON.parse(accept === 'application/json' ? text : /^data: (.*)$/m.exec(text)![1]!) as { data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[] }[];
+      expect(body, accept).toHaveLength(3);
+      for (const i of [0, 2]) {
+        expect(body[i]!.errors?.[0]?.extensions, accept).toEqual({ code: 'invalid_request' });
+        expect(body[i]!.errors?.[0]?.message).toMatch(/cannot be part of a batch/);
+      }
+      expect(body[1]!.data).toEqual({ me: { credits: expect.any(Number) } });
+    }
+    const after = await scrape();
+    expect(sample(after, 'podtext_graphql_subscriptions_open')).toBe(sample(before, 'podtext_graphql_subscriptions_open'));
+  });
+
   it('reads the queue and the ledger from the database: tasks by state and lane, oldest age, credits by reason', async () => {
     const { db } = t.podtext.services;
     const a = await t.account({ credits: 10 });

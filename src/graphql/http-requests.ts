@@ -1,0 +1,88 @@
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { errorStatus } from '../core/errors.js';
+
+/** A refusal of what was sent, before anything runs: 400 `invalid_request` naming `field`. */
+function refused(field: string, message: string): GraphQLError {
+  return new GraphQLError(`${field}: ${message}`, { extensions: { code: 'invalid_request', field, http: { status: errorStatus.invalid_request } } });
+}
+
+/**
+ * HEAD has nothing to run: a 405 naming the methods, answered here because
+ * yoga's own 405 for it cannot be written by the Node adapter (a 500).
+ */
+function headPlugin(): Plugin {
+  return {
+    onRequest({ request, endResponse }) {
+      if (request.method !== 'HEAD') return;
+      endResponse(new Response(null, { status: 405, headers: { allow: 'GET, POST, OPTIONS' } }));
+    },
+  };
+}
+
+/**
+ * `variables` or `extensions` that are not JSON, in a GET's query string or a
+ * form-encoded POST: yoga's parser throws the JSON parser's SyntaxError, which
+ * would be masked as a fault of ours. It is the client's, named.
+ */
+function paramsJsonPlugin(): Plugin {
+  return {
+    onRequestParse({ request, url, requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      const form = request.method === 'POST' && /application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '');
+      if (request.method !== 'GET' && !form) return;
+      setRequestParser(async (req) => {
+        const copy = form ? req.clone() : null;
+        try {
+          return await requestParser(req);
+        } catch (err) {
+          if (!(err instanceof SyntaxError)) throw err;
+          const params = copy ? new URLSearchParams(await copy.text()) : url.searchParams;
+          const field = ['variables', 'extensions'].find((name) => !parsesAsJson(params.get(name))) ?? 'variables';
+          throw refused(field, 'malformed JSON');
+        }
+      });
+    },
+  };
+}
+
+function parsesAsJson(text: string | null): boolean {
+  if (!text) return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A POST body yoga has no parser for (no Content-Type, `text/plain`, or JSON
+ * spelt `Application/JSON`) would get an empty 415. JSON is read whatever the
+ * case of its type; anything else is told, as REST tells it, to send JSON.
+ */
+function contentTypePlugin(): Plugin {
+  return {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (requestParser || request.method !== 'POST') return;
+      if (/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get('content-type') ?? '')) {
+        setRequestParser(async (req) => {
+          try {
+            return JSON.parse(await req.text()) as never;
+          } catch {
+            throw refused('body', 'malformed JSON');
+          }
+        });
+      } else {
+        setRequestParser(() => {
+          throw refused('body', 'send JSON, with "Content-Type: application/json"');
+        });
+      }
+    },
+  };
+}
+
+/** How GraphQL over HTTP reads what it is sent, beyond yoga's own parsers. */
+export function httpRequestPlugins(): Plugin[] {
+  return [headPlugin(), paramsJsonPlugin(), contentTypePlugin()];
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type TestAccount, type TestPodtext, startTestPodtext } from '../support/podtext.js';
+
+// What GraphQL over HTTP is sent beyond a well-formed JSON POST: each gets
+// REST's code and status for the same fault, in GraphQL's error shape, and
+// counts as one call.
+let t: TestPodtext;
+let url: string;
+let a: TestAccount;
+beforeAll(async () => {
+  t = await startTestPodtext();
+  url = await t.podtext.listen();
+  a = await t.account();
+});
+afterAll(() => t?.close());
+
+type Answer = { status: number; remaining: string | null; body: { data?: unknown; errors?: { message: string; extensions: Record<string, unknown> }[] } };
+
+async function call(init: RequestInit & { headers?: Record<string, string> }, query = ''): Promise<Answer> {
+  const res = await fetch(`${url}/graphql${query}`, { ...init, headers: { authorization: `Bearer ${a.key}`, ...init.headers } });
+  const text = await res.text();
+  return { status: res.status, remaining: res.headers.get('x-ratelimit-remaining'), body: text ? JSON.parse(text) : {} };
+}
+
+const ME = encodeURIComponent('{ me { credits } }');
+
+describe('GraphQL over HTTP, what it is sent', () => {
+  it('variables or extensions that are not JSON, in a GET or a form POST: 400 naming them, not a fault of ours', async () => {
+    for (const [init, query, field] of [
+      [{}, `?query=${ME}&variables=%7Bbad`, 'variables'],
+      [{}, `?query=${ME}&extensions=%7Bbad`, 'extensions'],
+      [{ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${ME}&variables=%7Bbad` }, '', 'variables'],
+    ] as const) {
+      const r = await call(init as Parameters<typeof call>[0], query);
+      expect(r.status, query || 'form').toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message: `${field}: malformed JSON`, extensions: { code: 'invalid_request', field } });
+    }
+  });
+
+  it('a body that is not sent as JSON: 400 saying to send JSON, as REST says; JSON whatever the case of its type', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    for (const headers of [{ 'content-type': 'text/plain' }, {}] as Record<string, string>[]) {
+      const r = await call({ method: 'POST', headers, body: JSON.stringify({ query: '{ me { credits } }' }) });
+      expect(r.status).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message: 'body: send JSON, with "Content-Type: application/json"', extensions: { code: 'invalid_request', field: 'body' } });
+    }
+    const upper = await call({ method: 'POST', headers: { 'content-type': 'Application/JSON; charset=UTF-8' }, body: JSON.stringify({ query: '{ me { credits } }' }) });
+    expect(upper.status).toBe(200);
+    expect(upper.body.data).toEqual({ me: { credits: expect.any(Number) } });
+    const broken = await call({ method: 'POST', headers: { 'content-type': 'Application/JSON' }, body: '{"query":' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors?.[0]?.message).toBe('body: malformed JSON');
+    // Each was one call.
+    expect(Number(upper.remaining)).toBe(before - 3);
+    expect(Number(broken.remaining)).toBe(before - 4);
+  });
+
+  it('HEAD: 405 naming the methods, counted, never a 500', async () => {
+    for (const query of [`?query=${ME}`, '']) {
+      const res = await fetch(`${url}/graphql${query}`, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, POST, OPTIONS');
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    }
+  });
+
+  it('a body over 1 MB: 413 in the error shape, counted and stamped like any call, and the connection not offered again', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ me { credits } }', variables: { pad: 'x'.repeat(1024 * 1024) } }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBe(before - 1);
+    expect(await res.json()).toEqual({ errors: [{ message: 'body: larger than 1 MB', extensions: { code: 'payload_too_large', field: 'body' } }] });
+  });
+
+  it('graphql-ws: a message over 1 MB closes the socket (1009) instead of being run', async () => {
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } }));
+    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ me { credits } }', variables: { pad: 'x'.repeat(2 * 1024 * 1024) } } }));
+    expect(await closed).toBe(1009);
+  });
+});
