@@ -72,6 +72,28 @@ describe('REST and GraphQL give the same answers', () => {
     expect(((await (await t.api('GET', '/shows/5/episodes', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('feed_id: no show 5 in the index');
   });
 
+  it('a refused input gets the same words on both: the core checks it once', async () => {
+    const a = await t.account({ credits: 1 });
+    const restMessage = async (path: string, body: unknown, key?: string) => ((await (await t.api('POST', path, { key, body })).json()) as { error: { message: string } }).error.message;
+    const episode = (i: number, secs?: number) => ({ guid: `parity-${i}`, url: `https://audio.example.com/${i}.mp3`, ...(secs === undefined ? {} : { secs }) });
+    const request = `mutation($input: TranscriptionRequestInput!) { requestTranscription(input: $input) { queued } }`;
+    for (const [episodes, field] of [
+      [Array.from({ length: 26 }, (_, i) => episode(i)), 'episodes'],
+      [[episode(1, -5)], 'episodes.0.secs'],
+      [[episode(1, 10_000_000)], 'episodes.0.secs'],
+    ] as const) {
+      const rest = await restMessage('/requests', { episodes }, a.key);
+      expect(rest.startsWith(`${field}: `), rest).toBe(true);
+      const g = await t.gql(request, { input: { episodes } }, a.key);
+      expect(g.body.errors?.[0]?.message).toBe(rest);
+    }
+    const long = `${'a'.repeat(250)}@example.com`;
+    const rest = await restMessage('/register/start', { email: long });
+    const g = await t.gql('mutation($email: String!) { registerStart(email: $email) { ok } }', { email: long });
+    expect(rest).toBe('email: not a valid email address');
+    expect(g.body.errors?.[0]?.message).toBe(rest);
+  });
+
   it('every domain error code maps to one status and the same GraphQL code', () => {
     for (const code of Object.keys(errorStatus) as ErrorCode[]) {
       const e = toGraphQLError(new DomainError(code, 'x'));

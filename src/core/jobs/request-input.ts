@@ -49,7 +49,7 @@ export const REQUEST_FIELD_DOCS = {
 /** Longest guid, URL or title accepted, in characters. */
 const MAX_TEXT = 2048;
 /** Longest `secs` accepted: a week, far past any episode we would transcribe. */
-const MAX_SECS = 7 * 24 * 3600;
+export const MAX_SECS = 7 * 24 * 3600;
 
 /** `value` as an absolute http(s) URL; `wrong` says what `field` must be when it is not one. */
 function httpUrl(value: string, field: string, wrong = 'must be an http or https URL'): string {

@@ -11,7 +11,7 @@ const startRoute = createRoute({
   description:
     'Emails a one-time link `{site_url}/confirm?token=…`; the token is also in the mail. An address that already has an account is sent its existing key instead and nothing is created. The answer is the same either way. At most 5 attempts per address per hour (429 after).',
  
-  request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: z.string().max(254).openapi({ format: 'email', example: 'you@example.com' }) }) } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: z.string().openapi({ format: 'email', maxLength: 254, example: 'you@example.com' }) }) } } } },
   responses: {
     200: ok(z.object({ ok: z.boolean(), message: z.string() }), 'Mail queued'),
     ...errors({ 400: 'Invalid email address.', 429: 'Too many attempts for this address (`too_many_attempts`); `Retry-After` gives the seconds until the next is allowed.' }),

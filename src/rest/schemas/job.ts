@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_EPISODES_PER_REQUEST, REQUEST_FIELD_DOCS } from '../../core/jobs/request-input.js';
+import { MAX_EPISODES_PER_REQUEST, MAX_SECS, REQUEST_FIELD_DOCS } from '../../core/jobs/request-input.js';
 import { prices } from '../../core/pricing.js';
 
 const RequestItemSchema = z.object({
@@ -7,11 +7,12 @@ const RequestItemSchema = z.object({
   url: z.string().openapi({ description: 'The audio_url from the episode list. For an episode the index knows, its own audio URL is used.' }),
   title: z.string().nullish(),
   date: z.string().nullish().openapi({ description: 'Publication date, ISO 8601 or RFC 2822.' }),
-  secs: z.number().int().min(0).nullish().openapi({ description: REQUEST_FIELD_DOCS.secs }),
+  // The bounds are the core's to check, so that REST and GraphQL say the same; documented here.
+  secs: z.number().int().nullish().openapi({ minimum: 0, maximum: MAX_SECS, description: REQUEST_FIELD_DOCS.secs }),
 });
 
 export const RequestBodySchema = z.object({
-  episodes: z.array(RequestItemSchema).max(MAX_EPISODES_PER_REQUEST, `at most ${MAX_EPISODES_PER_REQUEST} episodes per request`),
+  episodes: z.array(RequestItemSchema).openapi({ maxItems: MAX_EPISODES_PER_REQUEST }),
   email: z.string().nullish().openapi({ format: 'email', description: REQUEST_FIELD_DOCS.email }),
   webhook_url: z.string().nullish().openapi({ format: 'uri', description: 'https only; receives the signed job.done event.' }),
   // Not nullable: a null must not quietly mean "charge me" on a field that decides whether credits move.
