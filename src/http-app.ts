@@ -23,6 +23,7 @@ import { isSitePath, sitePageError } from './site/site-errors.js';
 import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
 import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { pageHeaders } from './site/page-headers.js';
+import { headLength } from './head-length.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
 /** Largest request body accepted, in bytes. Default: 1 MB. */
@@ -52,6 +53,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.notFound((c) =>
     isSitePath(c.req.path) ? c.html(errorPage(404, 'Page not found', `There is no page at ${c.req.path}.`), 404) : c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404),
   );
+  app.use('*', headLength);
   // Not async: a middleware that only passes on returns next's promise instead of wrapping it in one more.
   app.use('*', (c, next) => {
     c.set('services', services);
