@@ -72,7 +72,14 @@ function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () 
     },
     async next() {
       if (finished || signal.aborted) return finish();
-      const r = await unlessAborted(it.next(), signal);
+      let r: IteratorResult<T> | typeof ABORTED;
+      try {
+        r = await unlessAborted(it.next(), signal);
+      } catch (err) {
+        // A stream that fails has ended too: its watch is released.
+        finish();
+        throw err;
+      }
       if (r === ABORTED) return finish();
       return r.done ? finish(r.value) : r;
     },

@@ -26,7 +26,14 @@ export function endOnStop<T>(source: AsyncIterableIterator<T>, stop: AbortSignal
   const it: AsyncIterableIterator<T> = {
     async next() {
       if (done) return { done: true, value: undefined };
-      const r = await unlessAborted(source.next(), stop);
+      let r: IteratorResult<T> | typeof ABORTED;
+      try {
+        r = await unlessAborted(source.next(), stop);
+      } catch (err) {
+        // A stream that fails has ended too.
+        finish();
+        throw err;
+      }
       if (r === ABORTED || r.done) {
         finish();
         void source.return?.();

@@ -1,5 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import type { Actor } from '../core/accounts/actor.js';
+import { createKeyRetirement } from '../core/accounts/key-retirement.js';
+import { createLocalEventBus } from './events/event-bus.js';
 import { endOnStop } from './metrics/graphql-metrics.js';
 import { ABORTED, unlessAborted } from './unless-aborted.js';
 
@@ -56,5 +59,33 @@ describe("a subscription's stream, ended by shutdown", () => {
     stop.abort();
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(ended).toBe(1);
+  });
+
+  it('counts a stream that fails as ended, once, and passes its error on', async () => {
+    const stop = new AbortController();
+    let ended = 0;
+    async function* failing() {
+      yield 1;
+      throw new Error('the job view could not be read');
+    }
+    const stream = endOnStop(failing(), stop.signal, () => ended++);
+    expect(await stream.next()).toEqual({ done: false, value: 1 });
+    // A for-await consumer calls no return() after a failed next().
+    await expect(stream.next()).rejects.toThrow('could not be read');
+    expect(ended).toBe(1);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("releases a retired-key watch when the stream it guards fails", async () => {
+    const retirement = createKeyRetirement(createLocalEventBus());
+    async function* failing() {
+      yield 1;
+      throw new Error('lost');
+    }
+    const stream = retirement.watch({ accountId: 'acc-1' } as Actor).guard(failing());
+    expect(retirement.watching()).toBe(1);
+    expect(await stream.next()).toEqual({ done: false, value: 1 });
+    await expect(stream.next()).rejects.toThrow('lost');
+    expect(retirement.watching()).toBe(0);
   });
 });
