@@ -20,8 +20,22 @@ const DEFAULT_PAGE = 100;
 /** Items assumed for a `first` given as a variable: the largest the field allows. */
 const LARGEST_PAGE: Record<string, number> = { 'Query.jobs': 50 };
 const LARGEST_PAGE_ELSE = 1000;
-/** Items assumed for a list without `first` (search results, segments, categories…). */
+/** Items assumed for a list without `first` (search results, categories…). */
 const PLAIN_LIST = 25;
+/**
+ * A transcript's content is no list of 25: a four-hour episode has some 2,000
+ * segments and 40,000 words. It is counted as about {@link TRANSCRIPT_CONTENT}
+ * objects however it is asked for (its segments with their words, or
+ * rendered), so one operation may carry the content of four transcripts.
+ */
+const SEGMENTS = 400;
+const WORDS_PER_SEGMENT = 11;
+export const TRANSCRIPT_CONTENT = SEGMENTS * (1 + WORDS_PER_SEGMENT);
+const CONTENT_FIELDS: Record<string, number> = {
+  'Transcript.segments': SEGMENTS,
+  'Segment.words': WORDS_PER_SEGMENT,
+  'Transcript.rendered': TRANSCRIPT_CONTENT,
+};
 
 function isList(type: GraphQLOutputType): boolean {
   return isListType(isNonNullType(type) ? type.ofType : type);
@@ -64,14 +78,21 @@ export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
         visited.delete(fragment.name.value);
         continue;
       }
-      if (!selection.selectionSet || !isObjectType(parent)) continue;
-      const def = parent.getFields()[selection.name.value];
+      if (!isObjectType(parent)) continue;
+      const name = selection.name.value;
+      const content = CONTENT_FIELDS[`${parent.name}.${name}`];
+      // A scalar that carries a transcript's whole content costs what its objects would.
+      if (!selection.selectionSet) {
+        if (content) total += times * content;
+        continue;
+      }
+      const def = parent.getFields()[name];
       if (!def) continue;
       const type = getNamedType(def.type);
-      const name = selection.name.value;
       // A connection's `edges` and `nodes` are its page; the page size is set on the field that returns it.
       let items = times;
       if (pages.has(parent.name) && (name === 'edges' || name === 'nodes')) items = times * pages.get(parent.name)!;
+      else if (content) items = times * content;
       else if (isList(def.type)) items = times * (def.args.some((a) => a.name === 'first') ? pageSize(selection, parent.name) : PLAIN_LIST);
       const inner = new Map(pages);
       if (type.name.endsWith('Connection')) inner.set(type.name, pageSize(selection, parent.name));

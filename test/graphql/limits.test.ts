@@ -37,6 +37,10 @@ describe('GraphQL limits', () => {
       ['tokens', `{ me { ${Array.from({ length: MAX_TOKENS }, () => 'credits').join(' ')} } }`],
       // Within the depth limit, a hundredfold a level: a million shows.
       ['objects', `{ show(feedId: 1) { episodes { show { episodes { show { episodes { show { title } } } } } } } }`],
+      // A transcript's content is thousands of objects, not a list of 25: a page of them with their words,
+      // or rendered, is a million objects and a 26 MB answer.
+      ['objects', `{ episodes(feedId: 1, first: 30) { nodes { transcript { segments { words { w s } } } } } }`],
+      ['objects', `{ episodes(feedId: 1, first: 5) { nodes { transcript { rendered(format: JSON, timestamps: true, words: true) } } } }`],
     ];
     const limit = { depth: MAX_DEPTH, aliases: MAX_ALIASES, tokens: MAX_TOKENS };
     for (const [what, query] of refused) {
@@ -51,6 +55,10 @@ describe('GraphQL limits', () => {
       '{ episodes(feedId: 1, first: 1000) { nodes { title guid audioUrl publishedAt show { title author } } } }',
       'query ($n: Int) { show(feedId: 1) { episodes(first: $n) { title show { title } } } }',
       '{ search(q: "x") { shows { title episodes { title transcriptStatus } } } }',
+      // One transcript's content, with its words, or four.
+      '{ transcript(transcriptId: "0123456789abcdef") { segments { start text words { w s } } } }',
+      '{ episodes(feedId: 1, first: 4) { nodes { transcript { version segments { words { w s } } } } } }',
+      '{ episodes(feedId: 1, first: 1000) { nodes { transcript { version } } } }',
     ]) {
       const res = await t.gql(query, {}, a.key);
       expect(JSON.stringify(res.body.errors ?? []), query).not.toMatch(/may resolve|limit of/);

@@ -1,6 +1,5 @@
 import type { DocAlignment, Segment, Word } from '../../core/transcripts/formats/transcript-doc.js';
 import { type StoredTranscript, FORMATS } from '../../core/transcripts/transcript-service.js';
-import { renderTranscript } from '../../core/transcripts/formats/render-transcript.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
 import { operation } from '../operation-field.js';
@@ -68,7 +67,11 @@ export const TranscriptRef = builder.objectRef<StoredTranscript>('Transcript').i
         timestamps: t.arg.boolean({ defaultValue: false, description: 'JSON: add timed `segments`, as REST `timestamps=1`.' }),
         words: t.arg.boolean({ defaultValue: false, description: 'JSON with timestamps: add word start times, as REST `words=1`.' }),
       },
-      resolve: (x, { format, timestamps, words }) => renderTranscript(x.doc, x.meta, format.toLowerCase() as (typeof FORMATS)[number], { timestamps: timestamps === true, words: words === true }),
+      // The same rendered body REST serves, from the same cache: rendered once per version and variant.
+      resolve: async (x, { format, timestamps, words }, ctx) => {
+        const body = await ctx.services.transcripts.read(ctx.actor, x.meta.transcriptId, format.toLowerCase() as (typeof FORMATS)[number], { timestamps: timestamps === true, words: words === true });
+        return Buffer.from(body.body.buffer, body.body.byteOffset, body.body.byteLength).toString('utf8');
+      },
     }),
   }),
 });
