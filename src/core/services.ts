@@ -63,7 +63,7 @@ export interface CoreDeps {
 export function createServices(deps: CoreDeps) {
   const clock = deps.clock ?? systemClock;
   const links = createLinks(deps.siteUrl);
-  const outbox = createMailOutbox({ db: deps.db, transport: deps.mail, log: deps.log });
+  const outbox = createMailOutbox({ db: deps.db, transport: deps.mail, log: deps.log, box: deps.box });
   const keys = createKeyService({ db: deps.db, box: deps.box, bus: deps.bus });
   const metering = createMetering({ db: deps.db, clock, bus: deps.bus, exactBelow: deps.exactMeteringBelow });
   const accounts = createAccountService({

@@ -63,12 +63,34 @@ describe('an SMTP server that refuses or stalls', () => {
     await new Promise<void>((r) => refusing?.close(() => r()));
   });
 
-  it('a permanent refusal (550) gives the mail up at once instead of retrying it six times', async () => {
+  it('a permanent refusal (550) gives the mail up at once instead of retrying it for a day', async () => {
     await t.api('POST', '/register/start', { body: { email: 'nobody@example.com' } });
     await t.podtext.services.outbox.drain();
     const [row] = await rows(t, 'nobody@example.com');
     expect(row).toMatchObject({ status: 'failed', attempt: 1 });
     expect(row!.lastError).toContain('no such mailbox');
+  });
+
+  it("a 5xx about the server's setup (authentication required, at MAIL FROM) keeps the mail for when it is mended", async () => {
+    const needsLogin = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onMailFrom(_address, _session, done) {
+        done(Object.assign(new Error('5.7.0 Authentication required'), { responseCode: 530 }));
+      },
+    });
+    await new Promise<void>((resolve) => needsLogin.listen(0, '127.0.0.1', resolve));
+    const other = await startTestPodtext({ env: { SMTP_URL: `smtp://127.0.0.1:${(needsLogin.server.address() as AddressInfo).port}` } });
+    try {
+      await other.api('POST', '/register/start', { body: { email: 'waiting@example.com' } });
+      await other.podtext.services.outbox.drain();
+      const [row] = await rows(other, 'waiting@example.com');
+      expect(row).toMatchObject({ status: 'pending', attempt: 1 });
+      expect(row!.lastError).toContain('Authentication required');
+    } finally {
+      await other.close();
+      await new Promise<void>((r) => needsLogin.close(() => r()));
+    }
   });
 
   it('a server that never answers fails the send within the timeouts (well inside the 120 s lease)', async () => {
@@ -82,6 +104,49 @@ describe('an SMTP server that refuses or stalls', () => {
     const started = Date.now();
     await expect(transport.send({ to: 'x@example.com', subject: 's', text: 't' })).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_500);
+    transport.close();
+  });
+});
+
+describe('mail bodies at rest', () => {
+  it('hold no key or link in the database: sealed while queued, emptied once sent, and delivered whole', async () => {
+    const smtp = await startSmtpInbox();
+    const t = await startTestPodtext({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Podtext <hello@podtext.test>' } });
+    try {
+      // An address with an account is mailed its key; a new one, its registration link.
+      const a = await t.account({ email: 'kay@example.com' });
+      await t.api('POST', '/register/start', { body: { email: 'kay@example.com' } });
+      await t.api('POST', '/register/start', { body: { email: 'newcomer@example.com' } });
+      const stored = async () => (await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } })).map((m) => `${m.subject} ${m.text} ${m.html ?? ''}`).join('\n');
+      const queued = await stored();
+      expect(queued).not.toContain(a.key);
+      expect(queued).not.toMatch(/token=|ptk_/);
+      await t.podtext.services.outbox.drain();
+      expect((await smtp.next('kay@example.com')).text).toContain(a.key);
+      expect((await smtp.next('newcomer@example.com')).text).toMatch(/confirm\?token=/);
+      const sent = await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } });
+      expect(sent.map((m) => [m.status, m.text, m.html])).toEqual([
+        ['sent', '', null],
+        ['sent', '', null],
+      ]);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
+
+describe('mails written to the outbox directory (no SMTP_URL)', () => {
+  it('are readable by Podtext\'s user only: they may hold a key', async () => {
+    const { mkdtemp, readdir, readFile, stat } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'podtext-outbox-'));
+    const transport = createMailTransport({ from: 'Podtext <hello@podtext.test>', outboxDir: dir });
+    await transport.send({ to: 'kay@example.com', subject: 'Your Podtext API key', text: 'ptk_example' });
+    const [file] = await readdir(dir);
+    expect((await stat(path.join(dir, file!))).mode & 0o777).toBe(0o600);
+    expect(await readFile(path.join(dir, file!), 'utf8')).toContain('ptk_example');
     transport.close();
   });
 });

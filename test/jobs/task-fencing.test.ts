@@ -3,7 +3,8 @@ import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { asrDoc } from '../../src/core/jobs/asr-doc.js';
 import type { JobDonePayload } from '../../src/core/jobs/job-done-payload.js';
 import type { TaskResult } from '../../src/core/jobs/settle-task.js';
-import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
+import { createSecretBox } from '../../src/infra/secret-box.js';
+import { TEST_SECRET_KEY, type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from './support/audio-server.js';
 import { getJob, ledger, postRequest } from './support/jobs-api.js';
 
@@ -127,7 +128,8 @@ describe('job.done', () => {
       },
     ]);
     const mail = await t.podtext.services.db.mail.findFirstOrThrow({ where: { to: a.email } });
-    expect(mail.text).toContain(`http://podtext.test/api/v1/transcripts/${transcriptIdFor(good)}`);
+    // Sealed at rest, as keys are.
+    expect(createSecretBox(TEST_SECRET_KEY).open(mail.text)).toContain(`http://podtext.test/api/v1/transcripts/${transcriptIdFor(good)}`);
     expect(mail.subject).toBe('Your Podtext job is done: 1 of 2 ready');
   });
 });

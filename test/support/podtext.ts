@@ -40,6 +40,9 @@ export interface StartOptions extends BootOverrides {
   dataDir?: string;
 }
 
+/** The SECRET_KEY test processes run with (what seals keys and mail bodies at rest). */
+export const TEST_SECRET_KEY = 'test-secret-key-that-is-long-enough-0123456789';
+
 /** Boots a real Podtext on a fresh database: PGlite from the migrated template, or PostgreSQL. */
 export async function startTestPodtext(options: StartOptions = {}): Promise<TestPodtext> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'podtext-test-')));
@@ -55,7 +58,7 @@ export async function startTestPodtext(options: StartOptions = {}): Promise<Test
     PORT: '0',
     SITE_URL: 'http://podtext.test',
     LOG_LEVEL: 'silent',
-    SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    SECRET_KEY: TEST_SECRET_KEY,
     // Apple is not reachable from tests; the chart-refresh test points it at a local server.
     APPLE_CHARTS_URL: 'off',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -3,19 +3,38 @@ import type { PrismaClient } from '../../generated/prisma/client.js';
 import { type MailTransport, type OutgoingMail, PermanentMailError } from '../../infra/mail/mail-transport.js';
 import type { Logger } from '../../infra/logger.js';
 import { loopFailures } from '../../infra/db/loop-failures.js';
+import type { SecretBox } from '../../infra/secret-box.js';
 import type { Tx } from '../transaction.js';
 
 /** Lease on a claimed mail, in seconds. Default: 120. */
 const LEASE_SECONDS = 120;
-/** Attempts before a mail is given up. */
-const MAX_ATTEMPTS = 6;
+/**
+ * Attempts before a mail is given up: about a day, as mail servers retry,
+ * so a server refusing for a while (a wrong password being mended) loses nothing.
+ */
+const MAX_ATTEMPTS = 24;
+/** Longest wait between attempts, in seconds. */
+const MAX_BACKOFF_SECONDS = 3600;
+
+/** A body sealed by `enqueue`; rows queued before bodies were sealed hold plain text. */
+const SEALED = /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/;
 
 /**
  * Mails are rows written in the same transaction as the change they announce,
- * then sent by a worker; a crash between the two loses nothing.
+ * then sent by a worker; a crash between the two loses nothing. Bodies carry
+ * API keys and registration links: they are sealed at rest, like keys, and
+ * emptied once the mail is sent or given up, so no dump or backup holds them.
  */
-export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransport; log: Logger }) {
-  const { db, transport, log } = deps;
+export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransport; log: Logger; box: SecretBox }) {
+  const { db, transport, log, box } = deps;
+  const open = (body: string) => {
+    if (!SEALED.test(body)) return body;
+    try {
+      return box.open(body);
+    } catch {
+      throw new PermanentMailError('its body was sealed under another SECRET_KEY');
+    }
+  };
   let wake: (() => void) | null = null;
 
   type Claimed = { id: string; to_address: string; subject: string; text: string; html: string | null; attempt: number };
@@ -34,15 +53,16 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
   /** Sends one claimed mail; the attempt number fences a writer whose lease ran out. */
   async function deliver(m: Claimed): Promise<boolean> {
     try {
-      await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text: m.text, html: m.html });
-      await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
+      await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text: open(m.text), html: m.html === null ? null : open(m.html) });
+      await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, text = '', html = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
       return true;
     } catch (err) {
       const giveUp = m.attempt >= MAX_ATTEMPTS || err instanceof PermanentMailError;
       log.warn({ mailId: m.id, attempt: m.attempt, err: (err as Error).message }, 'mail not sent');
       await db.$executeRaw`
         UPDATE mails SET status = ${giveUp ? 'failed' : 'pending'}, last_error = ${(err as Error).message},
-          lease_until = NULL, next_attempt_at = now() + make_interval(secs => ${30 * 2 ** m.attempt})
+          lease_until = NULL, next_attempt_at = now() + make_interval(secs => ${Math.min(30 * 2 ** m.attempt, MAX_BACKOFF_SECONDS)}),
+          text = CASE WHEN ${giveUp} THEN '' ELSE text END, html = CASE WHEN ${giveUp} THEN NULL ELSE html END
         WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
       return false;
     }
@@ -60,7 +80,7 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
   return {
     /** Queues a mail inside the caller's transaction. */
     async enqueue(tx: Tx, mail: OutgoingMail): Promise<void> {
-      await tx.mail.create({ data: { id: randomUUID(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null } });
+      await tx.mail.create({ data: { id: randomUUID(), to: mail.to, subject: mail.subject, text: box.seal(mail.text), html: mail.html ? box.seal(mail.html) : null } });
     },
 
     /** Tells an idle sender there is work (call after the transaction commits). */

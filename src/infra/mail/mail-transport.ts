@@ -35,6 +35,17 @@ export const SMTP_TIMEOUTS: SmtpTimeouts = { connect: 10_000, greeting: 10_000, 
 /** An SMTP refusal no retry mends (5xx: no such mailbox, relaying denied…). */
 export class PermanentMailError extends Error {}
 
+/**
+ * A 5xx about this mail (its recipient at RCPT TO, its content at DATA) is
+ * final. A 5xx at the greeting, the login or MAIL FROM (a wrong password,
+ * "authentication required", our sender refused) is the server's setup or
+ * ours: every mail would meet it, and each is kept for when it is mended.
+ */
+function refusesThisMail(err: unknown): boolean {
+  const { responseCode, command } = err as { responseCode?: unknown; command?: unknown };
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && typeof command === 'string' && /^(RCPT|DATA)\b/i.test(command);
+}
+
 function messageId(id: string | undefined, from: string): string | undefined {
   if (!id) return undefined;
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'podtext.invalid';
@@ -56,8 +67,7 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
         try {
           await deadline(sending, t.total, 'the SMTP server');
         } catch (err) {
-          const code = (err as { responseCode?: unknown }).responseCode;
-          if (typeof code === 'number' && code >= 500 && code < 600) throw new PermanentMailError((err as Error).message);
+          if (refusesThisMail(err)) throw new PermanentMailError((err as Error).message);
           throw err;
         }
       },
@@ -71,7 +81,8 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       const file = path.join(options.outboxDir, name);
-      await writeFile(file, info.message as Buffer);
+      // Its body may hold a key or a registration link: readable by Podtext's user only, like secret.key.
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       // Without SMTP this log line is how a local user finds their link (without the sentence's closing stop).
       const link = /https?:\/\/\S+/.exec(mail.text)?.[0]?.replace(/[.,;:!?)]+$/, '');
       options.log?.info({ to: mail.to, file, link }, `mail written to ${file}`);
