@@ -33,6 +33,8 @@ describe('config', () => {
     [{ APPLE_GENRE_CHARTS_URL: 'charts' }, 'APPLE_GENRE_CHARTS_URL'],
     [{ APPLE_GENRE_CHARTS_URL: 'https://charts.example/top.json' }, 'must contain {genre}'],
     [{ AUDIO_CHECK_INTERVAL: '0.001' }, 'AUDIO_CHECK_INTERVAL'],
+    [{ MAIL_FROM: 'Podtext Team' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'Podtext <no address>' }, 'MAIL_FROM'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],

@@ -63,7 +63,11 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
   SMTP_URL: urlString(['smtp:', 'smtps:']),
-  MAIL_FROM: z.string().min(3).default('Podtext <no-reply@localhost>'),
+  // An address, bare or after a name (`Podtext <hello@example.com>`): without one, mail goes out with no sender.
+  MAIL_FROM: z
+    .string()
+    .default('Podtext <no-reply@localhost>')
+    .refine((v) => /^\s*(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)\s*$/.test(v), { message: 'must be an address, bare or as `Name <address>`' }),
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   WORKERS: numberVar((n) => n.int().min(0).max(256).optional()),
   ASR_ENGINE: engineName.default('sphinx'),

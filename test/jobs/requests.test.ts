@@ -71,6 +71,21 @@ describe('POST /requests input', () => {
     expect(r.status).toBe(200);
     const job = await getJob(t, a.key, r.body.job.id);
     expect(job.episodes[0].title).toBe('Hello Bcc: someone@else.example there');
+    // Direction overrides and separators would make a title read other than it is ("Gone exe.png").
+    const spoofed = await postRequest(t, a.key, { episodes: [item(undefined, { title: 'Gone \u202Egnp.exe\u2028next\u0085line' })] });
+    expect((await getJob(t, a.key, spoofed.body.job.id)).episodes[0].title).toBe('Gone gnp.exe next line');
+  });
+
+  it('email is one plain address: lists, display names, comments and a non-ASCII mailbox are refused, not mailed elsewhere', async () => {
+    const a = await t.account({ credits: 5 });
+    for (const email of ['a,b@example.com', 'a;b@example.com', 'Name<victim@example.com>', 'x@example.com(comment)', 'üser@example.com']) {
+      const r = await postRequest(t, a.key, { episodes: [item()], email });
+      expect(r.status, email).toBe(400);
+      expect(r.body.error.message, email).toBe('email: not a valid email address');
+    }
+    // As registration reads it: trimmed, lower-cased, without a root dot.
+    const r = await postRequest(t, a.key, { episodes: [item()], email: ' Kay+Jobs@Example.COM. ' });
+    expect(r.body.notify).toBe('kay+jobs@example.com');
   });
 
   it('mail to addresses other than the account\'s own is bounded a day, even for jobs that cost nothing; its own address is not', async () => {

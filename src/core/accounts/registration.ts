@@ -19,7 +19,12 @@ export const ATTEMPT_WINDOW_MINUTES = 60;
 /** Lifetime of an emailed token, in hours. Default: 24. */
 export const TOKEN_LIFETIME_HOURS = 24;
 
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+/**
+ * One plain address: no display name, comment, list or quoting a mail header
+ * would read as more than it, and an ASCII mailbox name (SMTP without
+ * SMTPUTF8 carries no other); the domain may be internationalised.
+ */
+const EMAIL = /^[!#-'*+\-./0-9=?A-Z^-~]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 /** Lower-cased, trimmed address without a root-domain dot (`a@example.com.` is `a@example.com`), or `invalid_request` naming `email`. */
 export function normaliseEmail(raw: string): string {

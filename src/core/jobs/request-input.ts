@@ -1,4 +1,5 @@
 import { invalid } from '../errors.js';
+import { normaliseEmail } from '../accounts/registration.js';
 import { OTHER_ADDRESS_JOBS_PER_DAY } from './notify-limit.js';
 
 /** Episodes one `POST /requests` may name (spec section 8). */
@@ -109,7 +110,9 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
     const guid = text(raw?.guid, `${at}.guid`, true)!;
     const url = httpUrl(text(raw?.url, `${at}.url`, true)!, `${at}.url`);
     // A title is one line wherever it is shown (pages, the completion mail): line breaks and tabs become spaces.
-    const title = text(raw?.title, `${at}.title`, false)?.replace(/[\u0001-\u001f\u007f]+/g, ' ') ?? null;
+    // One line, shown as written: control characters, line and paragraph separators and the
+    // direction overrides that make "Gone \u202Egnp.exe" read "Gone exe.png" become spaces.
+    const title = text(raw?.title, `${at}.title`, false)?.replace(/ *[\u0001-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+ */g, ' ') ?? null;
     const dateText = text(raw?.date, `${at}.date`, false);
     const date = dateText === null ? null : new Date(dateText);
     if (date && (Number.isNaN(date.getTime()) || !calendarDay(dateText!))) throw invalid(`${at}.date`, 'must be a date (ISO 8601 or RFC 2822)');
@@ -119,8 +122,9 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
     }
     return { guid, url, title, date, secs };
   });
-  const email = text(input.email, 'email', false);
-  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalid('email', 'must be an email address');
+  const given = text(input.email, 'email', false);
+  // The rule registration uses: one plain address, nothing a mail header would read as more.
+  const email = given === null ? null : normaliseEmail(given);
   const hook = text(input.webhookUrl, 'webhook_url', false);
   return {
     items,
