@@ -62,8 +62,8 @@ export interface AiSearchDeps {
   onAccountChanged(accountId: string): Promise<void>;
   /** Where a failure after the charge is logged once. Default: not logged. */
   log?: Logger;
-  /** Transcripts kept loaded with their search indexes, so repeated queries skip preparation. Default: 8. */
-  cachedTranscripts?: number;
+  /** Memory for transcripts kept loaded with their search indexes, so repeated queries skip preparation. Default: 128 MB. */
+  cachedBytes?: number;
 }
 
 function checkTopic(raw: unknown): string {
@@ -99,7 +99,9 @@ export function createAiSearch(deps: AiSearchDeps) {
   const { db, transcripts, finder, reranker, links, onAccountChanged, log } = deps;
   // Keyed by id and version: a replaced transcript is a new entry, and the finder's
   // prepared indexes hang off the document object itself.
-  const loaded = new LRUCache<string, SearchableTranscript>({ max: Math.max(1, deps.cachedTranscripts ?? 8) });
+  // Bounded by memory, not by count: a four-hour episode (40,000 words) with its indexes takes
+  // some 12 MB and an hour's some 3 MB, so the default keeps about forty hour-long episodes warm.
+  const loaded = new LRUCache<string, SearchableTranscript>({ maxSize: deps.cachedBytes ?? 128 * 1024 * 1024 });
 
   async function document(transcriptId: string, version: number): Promise<SearchableTranscript> {
     const key = `${transcriptId}:${version}`;
@@ -108,7 +110,9 @@ export function createAiSearch(deps: AiSearchDeps) {
     const stored = await transcripts.document(transcriptId);
     if (!stored) throw new Error(`transcript ${transcriptId} disappeared after the charge`);
     const doc = toSearchable(stored.doc);
-    loaded.set(`${transcriptId}:${stored.version}`, doc);
+    let words = 0;
+    for (const segment of stored.doc.segments) words += segment.words?.length ?? 0;
+    loaded.set(`${transcriptId}:${stored.version}`, doc, { size: 4_096 + words * 300 });
     return doc;
   }
 
