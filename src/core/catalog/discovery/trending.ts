@@ -20,6 +20,11 @@ const WINDOW_DAYS = 7;
 const CATEGORY_SAMPLE = 500;
 /** Popular shows always among the candidates, per filter, so a quiet week is not empty. */
 const PRIOR_CANDIDATES = 500;
+/**
+ * A show of `s` that may trend: alive, browsable (not the requested episodes'
+ * holder: its links answer 404), in the language asked for ($3, by prefix).
+ */
+const LISTED = `NOT s.dead AND s.source <> ALL($6::text[]) AND ($3 = 'all' OR lower(s.language) = $3 OR lower(s.language) LIKE $3 || '-%')`;
 
 export interface TrendingInput {
   /** A directory category name, e.g. `News`. */
@@ -52,9 +57,7 @@ export async function computeTrending(db: PrismaClient, clock: Clock, input: Tre
   const now = clock.now();
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000);
   const rows = await db.$queryRawUnsafe<Row[]>(
-    // Shows not to be browsed (the requested episodes' holder) are not trending either: their links answer 404.
-    `WITH lang_ok AS (SELECT id FROM shows WHERE NOT dead AND source <> ALL($6::text[]) AND ($3 = 'all' OR lower(language) = $3 OR lower(language) LIKE $3 || '-%')),
-     new_episodes AS (
+    `WITH new_episodes AS (
        SELECT show_id, count(*) AS n FROM episodes WHERE published_at > $1 AND published_at <= $2 GROUP BY show_id),
      unlocked AS (
        SELECT e.show_id, count(*) AS n FROM unlocks u JOIN episodes e ON e.transcript_id = u.transcript_id
@@ -64,14 +67,16 @@ export async function computeTrending(db: PrismaClient, clock: Clock, input: Tre
        WHERE j.created_at > $1 GROUP BY e.show_id),
      candidates AS (
        SELECT show_id AS id FROM new_episodes UNION SELECT show_id FROM unlocked UNION SELECT show_id FROM requested
-       UNION (SELECT id FROM shows WHERE NOT dead AND id IN (SELECT id FROM lang_ok) ORDER BY popularity DESC LIMIT ${PRIOR_CANDIDATES})
-       UNION (SELECT id FROM shows WHERE $4::text IS NOT NULL AND NOT dead AND id IN (SELECT id FROM lang_ok)
-              AND EXISTS (SELECT 1 FROM unnest(categories) c WHERE lower(c) = lower($4)) ORDER BY popularity DESC LIMIT ${PRIOR_CANDIDATES})),
+       -- The filters inline, not through a list of every matching id: walking the popularity
+       -- index stops at the 500th match instead of visiting every show of the language.
+       UNION (SELECT id FROM shows s WHERE ${LISTED} ORDER BY popularity DESC LIMIT ${PRIOR_CANDIDATES})
+       UNION (SELECT id FROM shows s WHERE $4::text IS NOT NULL AND ${LISTED}
+              AND EXISTS (SELECT 1 FROM unnest(s.categories) c WHERE lower(c) = lower($4)) ORDER BY popularity DESC LIMIT ${PRIOR_CANDIDATES})),
      scored AS (
        SELECT s.id, s.categories, s.popularity,
          2 * ln(1 + coalesce(u.n, 0)) + 2 * ln(1 + coalesce(r.n, 0)) + ln(1 + least(coalesce(ne.n, 0), 7))
            + 1.5 * least(1, ln(1 + greatest(s.popularity, 0)) / ln(31)) AS score
-       FROM candidates c JOIN shows s ON s.id = c.id JOIN lang_ok l ON l.id = s.id
+       FROM candidates c JOIN shows s ON s.id = c.id AND ${LISTED}
        LEFT JOIN new_episodes ne ON ne.show_id = s.id LEFT JOIN unlocked u ON u.show_id = s.id LEFT JOIN requested r ON r.show_id = s.id)
      (SELECT id, categories, false AS picked FROM scored ORDER BY score DESC, popularity DESC, id LIMIT ${CATEGORY_SAMPLE})
      UNION ALL
