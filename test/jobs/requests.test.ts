@@ -263,3 +263,24 @@ describe('GET /jobs', () => {
     expect((await t.api('GET', `/jobs/${ids[0]}`, { key: a.key })).status).toBe(200);
   });
 });
+
+describe('the queue ahead of each open job, as a list shows it', () => {
+  it('counts the episodes of the jobs queued before, job by job, the same in the list as one by one', async () => {
+    const a = await t.account({ credits: 20 });
+    const b = await t.account({ credits: 20 });
+    const sizes = [2, 1, 3];
+    const ids: string[] = [];
+    for (const n of sizes) ids.push((await postRequest(t, a.key, { episodes: Array.from({ length: n }, () => item(undefined, { secs: 600 })) })).body.job.id);
+    // Another account's job in between is ahead of the next one too.
+    await postRequest(t, b.key, { episodes: [item(undefined, { secs: 600 })] });
+    ids.push((await postRequest(t, a.key, { episodes: [item(undefined, { secs: 600 })] })).body.job.id);
+    type Listed = { id: string; queue_ahead_episodes: number; estimated_seconds: number };
+    const list = ((await (await t.api('GET', '/jobs?per=50', { key: a.key })).json()) as { jobs: Listed[] }).jobs;
+    const listed = ids.map((id) => list.find((j) => j.id === id)!);
+    const one = await Promise.all(ids.map((id) => getJob(t, a.key, id) as Promise<Listed>));
+    expect(listed.map((j) => [j.queue_ahead_episodes, j.estimated_seconds])).toEqual(one.map((j) => [j.queue_ahead_episodes, j.estimated_seconds]));
+    const first = listed[0]!.queue_ahead_episodes;
+    expect(listed.map((j) => j.queue_ahead_episodes - first)).toEqual([0, 2, 3, 7]);
+    for (let i = 1; i < listed.length; i++) expect(listed[i]!.estimated_seconds).toBeGreaterThanOrEqual(listed[i - 1]!.estimated_seconds);
+  });
+});

@@ -5,7 +5,7 @@ import { estimateSeconds, type LaneRates, pollAfterSeconds } from './eta.js';
 import type { JobStatus } from './finish-jobs.js';
 import { pollUrl } from './job-done-payload.js';
 import type { JobOptions } from './job-options.js';
-import { liveSlots, queueAheadOfJob } from './queue-state.js';
+import { type QueueAhead, liveSlots, queueAheadOfJobs } from './queue-state.js';
 import { readLaneRates } from './throughput.js';
 
 /** One episode of a job. */
@@ -84,9 +84,11 @@ export function createJobViews({ clock, links, options }: JobViewDeps) {
     const open = rows.some((r) => r.status !== 'done');
     let rates: LaneRates | null = null;
     let slots = 1;
+    let queues = new Map<string, QueueAhead | null>();
     if (open) {
       rates = await readLaneRates(db, options.laneEngines);
       slots = Math.max(1, await liveSlots(db, options.workerTtlSeconds));
+      queues = await queueAheadOfJobs(db, rows.filter((r) => r.status !== 'done').map((r) => r.id));
     }
     const now = clock.now();
     const views: JobView[] = [];
@@ -96,7 +98,7 @@ export function createJobViews({ clock, links, options }: JobViewDeps) {
       let estimatedSeconds = 0;
       let queueAheadEpisodes = 0;
       if (!done && rates) {
-        const ahead = await queueAheadOfJob(db, r.id);
+        const ahead = queues.get(r.id) ?? null;
         if (ahead) {
           estimatedSeconds = estimateSeconds(ahead, rates, slots, options.fastConcurrency);
           queueAheadEpisodes = ahead.aheadEpisodes;

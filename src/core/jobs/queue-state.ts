@@ -42,34 +42,62 @@ export async function liveSlots(db: Tx, ttlSeconds: number): Promise<number> {
   return Number(rows[0]?.slots ?? 0);
 }
 
-/** What stands before the unsettled episodes of job `jobId`, and its last one. */
-export async function queueAheadOfJob(db: Tx, jobId: string): Promise<QueueAhead | null> {
+/**
+ * What stands before the unsettled episodes of each job, and its last one;
+ * null for a job with none left. Every job of a page in three statements: a
+ * list of open jobs costs about what one does, however deep the queue.
+ */
+export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<string, QueueAhead | null>> {
+  const out = new Map<string, QueueAhead | null>(jobIds.map((id) => [id, null]));
+  if (jobIds.length === 0) return out;
   const mine = Prisma.sql`
-    SELECT t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
-    WHERE je.job_id = ${jobId}::uuid AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
-  const [last] = await db.$queryRaw<{ lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`
-    SELECT lane, audio_seconds, progress, k FROM (${mine}) m ORDER BY k DESC LIMIT 1`;
-  if (!last) return null;
-  const rows = await db.$queryRaw<Row[]>`
-    WITH mine AS (${mine})
-    SELECT t.lane,
+    SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
+    WHERE je.job_id = ANY(${jobIds}::uuid[]) AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
+  const own = await db.$queryRaw<{ job_id: string; id: string; lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`${mine}`;
+  if (own.length === 0) return out;
+  const jobs = new Map<string, { last: (typeof own)[number]; ids: Set<string> }>();
+  for (const task of own) {
+    const job = jobs.get(task.job_id);
+    if (!job) jobs.set(task.job_id, { last: task, ids: new Set([task.id]) });
+    else {
+      job.ids.add(task.id);
+      if (task.k > job.last.k) job.last = task;
+    }
+  }
+  const rows = await db.$queryRaw<(Row & { job_id: string })[]>`
+    WITH bounds AS (SELECT job_id, min(k) AS first_k, max(k) AS last_k FROM (${mine}) m GROUP BY job_id)
+    SELECT b.job_id, t.lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
       sum(1 - t.progress)::float8 AS tasks_left,
-      count(*) FILTER (WHERE ${ORDER_KEY} < (SELECT min(k) FROM mine) AND t.id NOT IN (SELECT id FROM mine)) AS ahead
-    FROM transcription_tasks t
-    WHERE t.status IN ('queued', 'running') AND ${ORDER_KEY} < ${last.k}
-    GROUP BY t.lane`;
-  const audio = Number(last.audio_seconds);
-  const summed = sumByLane(rows);
-  const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
-  if (last.lane !== 'standard') return ahead;
-  const detail = await db.$queryRaw<DetailRow[]>`
-    WITH mine AS (${mine})
-    SELECT t.audio_seconds, t.progress, (t.id IN (SELECT id FROM mine)) AS mine FROM transcription_tasks t
-    WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${last.k}
-    ORDER BY ${ORDER_KEY} DESC LIMIT ${DETAILED_TASKS}`;
-  const tasks = detail.reverse().map(scheduled);
-  return { ...ahead, schedule: { bulk: bulkBefore(summed.before.standard, tasks.slice(0, -1)), tasks } };
+      -- Before the job's first task nothing is the job's own.
+      count(*) FILTER (WHERE ${ORDER_KEY} < b.first_k) AS ahead
+    FROM bounds b JOIN transcription_tasks t ON t.status IN ('queued', 'running') AND ${ORDER_KEY} < b.last_k
+    GROUP BY b.job_id, t.lane`;
+  // Standard jobs are scheduled task by task over the tasks nearest below their last one:
+  // one window of the queue covers every job of the page.
+  const lastKeys = [...jobs.values()].filter((j) => j.last.lane === 'standard').map((j) => j.last.k);
+  const detail = lastKeys.length
+    ? await db.$queryRaw<(DetailRow & { id: string; k: bigint })[]>`
+        SELECT t.id, t.audio_seconds, t.progress, false AS mine, ${ORDER_KEY} AS k FROM transcription_tasks t
+        WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b > a ? b : a))}
+          AND ${ORDER_KEY} >= coalesce((
+            SELECT ${ORDER_KEY} FROM transcription_tasks t
+            WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b < a ? b : a))}
+            ORDER BY ${ORDER_KEY} DESC OFFSET ${DETAILED_TASKS - 1} LIMIT 1), -1)
+        ORDER BY ${ORDER_KEY}`
+    : [];
+  for (const [jobId, { last, ids }] of jobs) {
+    const summed = sumByLane(rows.filter((r) => r.job_id === jobId));
+    const audio = Number(last.audio_seconds);
+    const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
+    if (last.lane === 'standard') {
+      const upTo = detail.filter((d) => d.k <= last.k);
+      const tasks = upTo.slice(-DETAILED_TASKS).map((d) => scheduled({ ...d, mine: ids.has(d.id) }));
+      ahead.schedule = { bulk: bulkBefore(summed.before.standard, tasks.slice(0, -1)), tasks };
+    }
+    out.set(jobId, ahead);
+  }
+  return out;
 }
 
 type DetailRow = { audio_seconds: number; progress: number; mine: boolean };
