@@ -108,6 +108,56 @@ describe('an SMTP server that refuses or stalls', () => {
   });
 });
 
+describe('a send past its whole limit', () => {
+  it('closes the connection, so a server that accepts the mail later does not get it twice', async () => {
+    // Greets and accepts everything, then answers the end of the message a line at a time, forever.
+    let closedAt = 0;
+    const trickling = createServer((socket) => {
+      let trickle: NodeJS.Timeout | undefined;
+      socket.on('close', () => {
+        closedAt = Date.now();
+        clearInterval(trickle);
+      });
+      socket.on('error', () => undefined);
+      socket.write('220 slow.example ESMTP\r\n');
+      let inData = false;
+      socket.on('data', (chunk) => {
+        for (const line of chunk.toString().split('\r\n')) {
+          if (inData) {
+            if (line === '.') {
+              inData = false;
+              trickle = setInterval(() => socket.write('250-still thinking\r\n'), 100);
+            }
+            continue;
+          }
+          if (/^(EHLO|HELO)/i.test(line)) socket.write('250 slow.example\r\n');
+          else if (/^(MAIL|RCPT)/i.test(line)) socket.write('250 ok\r\n');
+          else if (/^DATA/i.test(line)) {
+            inData = true;
+            socket.write('354 go on\r\n');
+          }
+        }
+      });
+    });
+    await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+    const transport = createMailTransport({
+      smtpUrl: `smtp://127.0.0.1:${(trickling.address() as AddressInfo).port}`,
+      from: 'Podtext <hello@podtext.test>',
+      outboxDir: '/nonexistent',
+      timeouts: { connect: 500, greeting: 500, socket: 500, total: 1_500 },
+    });
+    try {
+      const started = Date.now();
+      await expect(transport.send({ to: 'x@example.com', subject: 's', text: 't' })).rejects.toThrow(/took over 1500 ms/);
+      await expect.poll(() => closedAt, { timeout: 1_000 }).toBeGreaterThan(0);
+      expect(closedAt - started).toBeLessThan(2_500);
+    } finally {
+      transport.close();
+      await new Promise((r) => trickling.close(r));
+    }
+  });
+});
+
 describe('mail bodies at rest', () => {
   it('hold no key or link in the database: sealed while queued, emptied once sent, and delivered whole', async () => {
     const smtp = await startSmtpInbox();

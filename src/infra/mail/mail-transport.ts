@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { deadline } from '../deadline.js';
 import type { Logger } from '../logger.js';
 
 export interface OutgoingMail {
@@ -62,11 +61,13 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
     const transporter = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: t.connect, greetingTimeout: t.greeting, socketTimeout: t.socket });
     return {
       async send(mail) {
-        const sending = transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from) });
-        sending.catch(() => undefined);
+        // Past the whole send's limit the connection is closed, not left to finish: a server
+        // that accepts the mail later would otherwise get it twice (this attempt and the retry).
+        const signal = AbortSignal.timeout(t.total);
         try {
-          await deadline(sending, t.total, 'the SMTP server');
+          await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from), signal } as Parameters<typeof transporter.sendMail>[0]);
         } catch (err) {
+          if (signal.aborted) throw new Error(`the SMTP server took over ${t.total} ms`);
           if (refusesThisMail(err)) throw new PermanentMailError((err as Error).message);
           throw err;
         }
