@@ -14,7 +14,7 @@ import { createDiscovery } from './catalog/discovery/discovery-service.js';
 import { createPodcastIndexClient } from './catalog/imports/podcastindex-client.js';
 import { createKeyService } from './accounts/key-service.js';
 import { createMetering } from './accounts/metering.js';
-import { createRegistration } from './accounts/registration.js';
+import { createRegistration, fillCurrentKey } from './accounts/registration.js';
 import { createSessionService } from './accounts/sessions.js';
 import { createKeyRetirement } from './accounts/key-retirement.js';
 import { type Clock, systemClock } from './clock.js';
@@ -63,7 +63,8 @@ export interface CoreDeps {
 export function createServices(deps: CoreDeps) {
   const clock = deps.clock ?? systemClock;
   const links = createLinks(deps.siteUrl);
-  const outbox = createMailOutbox({ db: deps.db, transport: deps.mail, log: deps.log, box: deps.box });
+  // `keys` is made just below; the outbox calls `fill` only when it sends.
+  const outbox = createMailOutbox({ db: deps.db, transport: deps.mail, log: deps.log, box: deps.box, fill: (to, text) => fillCurrentKey(deps.db, keys, to, text) });
   const keys = createKeyService({ db: deps.db, box: deps.box, bus: deps.bus });
   const metering = createMetering({ db: deps.db, clock, bus: deps.bus, exactBelow: deps.exactMeteringBelow });
   const accounts = createAccountService({

@@ -158,6 +158,27 @@ describe('a send past its whole limit', () => {
   });
 });
 
+describe("a known address's key mail", () => {
+  it('carries the key in force when it is sent: a rotation while it waited is not undone by mailing the retired key', async () => {
+    const smtp = await startSmtpInbox();
+    const t = await startTestPodtext({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Podtext <hello@podtext.test>' } });
+    try {
+      const a = await t.account({ email: 'rota@example.com' });
+      await t.api('POST', '/register/start', { body: { email: 'rota@example.com' } });
+      // The mail waits (a slow server, a retry); meanwhile the key is rotated.
+      const { key: rotated } = (await (await t.api('POST', '/key/rotate', { key: a.key })).json()) as { key: string };
+      await t.podtext.services.outbox.drain();
+      const mail = (await smtp.next('rota@example.com')).text;
+      expect(mail).toContain(rotated);
+      expect(mail).not.toContain(a.key);
+      expect((await t.api('GET', '/me', { key: rotated })).status).toBe(200);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe('mail bodies at rest', () => {
   it('hold no key or link in the database: sealed while queued, emptied once sent, and delivered whole', async () => {
     const smtp = await startSmtpInbox();

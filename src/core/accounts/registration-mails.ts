@@ -20,7 +20,15 @@ export function confirmMail(email: string, token: string, links: Links): Outgoin
   };
 }
 
-export function existingKeyMail(email: string, key: string, links: Links): OutgoingMail {
+/**
+ * Stands for the account's key in a queued mail; the key in force is put in
+ * when the mail is sent, so a mail delayed past a rotation carries the new
+ * key, not the retired one, and no key waits in the queue.
+ */
+export const CURRENT_KEY = '{{podtext:current-api-key}}';
+
+/** The mail to an address that already has an account: its key, filled in at sending (see `fillCurrentKey`). */
+export function existingKeyMail(email: string, links: Links): OutgoingMail {
   return {
     to: email,
     subject: 'Your Podtext API key',
@@ -28,7 +36,7 @@ export function existingKeyMail(email: string, key: string, links: Links): Outgo
       'Someone (hopefully you) asked to register this address with Podtext.',
       'It already has an account, so here is its current API key:',
       '',
-      key,
+      CURRENT_KEY,
       '',
       `Use it as "Authorization: Bearer <key>" with ${links.api}.`,
       `If you did not ask for this, rotate the key: POST ${links.api}/key/rotate.`,

@@ -10,7 +10,8 @@ import { SIGNUP_CREDITS } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
 import { lookupHash } from './api-key.js';
 import type { KeyService } from './key-service.js';
-import { confirmMail, existingKeyMail } from './registration-mails.js';
+import { PermanentMailError } from '../../infra/mail/mail-transport.js';
+import { CURRENT_KEY, confirmMail, existingKeyMail } from './registration-mails.js';
 
 /** Registration attempts allowed per address in `ATTEMPT_WINDOW_MINUTES`. Default: 5. */
 export const MAX_ATTEMPTS_PER_WINDOW = 5;
@@ -69,7 +70,7 @@ export function createRegistration({ db, keys, outbox, links, clock }: Registrat
         const account = await tx.account.findUnique({ where: { email }, select: { id: true } });
         const key = account ? await keys.currentKey(tx, account.id) : null;
         if (account && key) {
-          await outbox.enqueue(tx, existingKeyMail(email, key, links));
+          await outbox.enqueue(tx, existingKeyMail(email, links));
         } else {
           const token = randomBytes(32).toString('base64url');
           await tx.registrationToken.create({
@@ -112,3 +113,16 @@ export function createRegistration({ db, keys, outbox, links, clock }: Registrat
 }
 
 export type Registration = ReturnType<typeof createRegistration>;
+
+/**
+ * `text` with the key in force for the account of `to` put in for
+ * {@link CURRENT_KEY}, at the moment the mail is sent. An account that has no
+ * key any more gets no mail: nothing is left to send it.
+ */
+export async function fillCurrentKey(db: PrismaClient, keys: KeyService, to: string, text: string): Promise<string> {
+  if (!text.includes(CURRENT_KEY)) return text;
+  const account = await db.account.findUnique({ where: { email: to }, select: { id: true } });
+  const key = account ? await keys.currentKey(db, account.id) : null;
+  if (!key) throw new PermanentMailError('the account has no key to send any more');
+  return text.replaceAll(CURRENT_KEY, key);
+}

@@ -25,8 +25,16 @@ const SEALED = /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/;
  * API keys and registration links: they are sealed at rest, like keys, and
  * emptied once the mail is sent or given up, so no dump or backup holds them.
  */
-export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransport; log: Logger; box: SecretBox }) {
+export function createMailOutbox(deps: {
+  db: PrismaClient;
+  transport: MailTransport;
+  log: Logger;
+  box: SecretBox;
+  /** Puts in, at sending, what a body holds a place for (an account's key in force). */
+  fill?(to: string, text: string): Promise<string>;
+}) {
   const { db, transport, log, box } = deps;
+  const fill = deps.fill ?? (async (_to: string, text: string) => text);
   const open = (body: string) => {
     if (!SEALED.test(body)) return body;
     try {
@@ -53,7 +61,9 @@ export function createMailOutbox(deps: { db: PrismaClient; transport: MailTransp
   /** Sends one claimed mail; the attempt number fences a writer whose lease ran out. */
   async function deliver(m: Claimed): Promise<boolean> {
     try {
-      await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text: open(m.text), html: m.html === null ? null : open(m.html) });
+      const text = await fill(m.to_address, open(m.text));
+      const html = m.html === null ? null : await fill(m.to_address, open(m.html));
+      await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text, html });
       await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, text = '', html = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
       return true;
     } catch (err) {
