@@ -33,6 +33,37 @@ describe('mail delivery over real SMTP', () => {
     await t.podtext.services.outbox.drain();
     expect((await smtp.next('ivy@example.com')).messageId).toBe(first.messageId);
   });
+
+  it("a known address's key mail carries the key in force when it is sent: a rotation while it waited is not undone by mailing the retired key", async () => {
+    const a = await t.account({ email: 'rota@example.com' });
+    await t.api('POST', '/register/start', { body: { email: 'rota@example.com' } });
+    // The mail waits (a slow server, a retry); meanwhile the key is rotated.
+    const { key: rotated } = (await (await t.api('POST', '/key/rotate', { key: a.key })).json()) as { key: string };
+    await t.podtext.services.outbox.drain();
+    const mail = (await smtp.next('rota@example.com')).text;
+    expect(mail).toContain(rotated);
+    expect(mail).not.toContain(a.key);
+    expect((await t.api('GET', '/me', { key: rotated })).status).toBe(200);
+  });
+
+  it('mail bodies hold no key or link in the database: sealed while queued, emptied once sent, and delivered whole', async () => {
+    // An address with an account is mailed its key; a new one, its registration link.
+    const a = await t.account({ email: 'kay@example.com' });
+    await t.api('POST', '/register/start', { body: { email: 'kay@example.com' } });
+    await t.api('POST', '/register/start', { body: { email: 'newcomer@example.com' } });
+    const stored = async () => (await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } })).map((m) => `${m.subject} ${m.text} ${m.html ?? ''}`).join('\n');
+    const queued = await stored();
+    expect(queued).not.toContain(a.key);
+    expect(queued).not.toMatch(/token=|ptk_/);
+    await t.podtext.services.outbox.drain();
+    expect((await smtp.next('kay@example.com')).text).toContain(a.key);
+    expect((await smtp.next('newcomer@example.com')).text).toMatch(/confirm\?token=/);
+    const sent = await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } });
+    expect(sent.map((m) => [m.status, m.text, m.html])).toEqual([
+      ['sent', '', null],
+      ['sent', '', null],
+    ]);
+  });
 });
 
 describe('an SMTP server that refuses or stalls', () => {
@@ -154,55 +185,6 @@ describe('a send past its whole limit', () => {
     } finally {
       transport.close();
       await new Promise((r) => trickling.close(r));
-    }
-  });
-});
-
-describe("a known address's key mail", () => {
-  it('carries the key in force when it is sent: a rotation while it waited is not undone by mailing the retired key', async () => {
-    const smtp = await startSmtpInbox();
-    const t = await startTestPodtext({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Podtext <hello@podtext.test>' } });
-    try {
-      const a = await t.account({ email: 'rota@example.com' });
-      await t.api('POST', '/register/start', { body: { email: 'rota@example.com' } });
-      // The mail waits (a slow server, a retry); meanwhile the key is rotated.
-      const { key: rotated } = (await (await t.api('POST', '/key/rotate', { key: a.key })).json()) as { key: string };
-      await t.podtext.services.outbox.drain();
-      const mail = (await smtp.next('rota@example.com')).text;
-      expect(mail).toContain(rotated);
-      expect(mail).not.toContain(a.key);
-      expect((await t.api('GET', '/me', { key: rotated })).status).toBe(200);
-    } finally {
-      await t.close();
-      await smtp.close();
-    }
-  });
-});
-
-describe('mail bodies at rest', () => {
-  it('hold no key or link in the database: sealed while queued, emptied once sent, and delivered whole', async () => {
-    const smtp = await startSmtpInbox();
-    const t = await startTestPodtext({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Podtext <hello@podtext.test>' } });
-    try {
-      // An address with an account is mailed its key; a new one, its registration link.
-      const a = await t.account({ email: 'kay@example.com' });
-      await t.api('POST', '/register/start', { body: { email: 'kay@example.com' } });
-      await t.api('POST', '/register/start', { body: { email: 'newcomer@example.com' } });
-      const stored = async () => (await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } })).map((m) => `${m.subject} ${m.text} ${m.html ?? ''}`).join('\n');
-      const queued = await stored();
-      expect(queued).not.toContain(a.key);
-      expect(queued).not.toMatch(/token=|ptk_/);
-      await t.podtext.services.outbox.drain();
-      expect((await smtp.next('kay@example.com')).text).toContain(a.key);
-      expect((await smtp.next('newcomer@example.com')).text).toMatch(/confirm\?token=/);
-      const sent = await t.podtext.services.db.mail.findMany({ where: { to: { in: ['kay@example.com', 'newcomer@example.com'] } } });
-      expect(sent.map((m) => [m.status, m.text, m.html])).toEqual([
-        ['sent', '', null],
-        ['sent', '', null],
-      ]);
-    } finally {
-      await t.close();
-      await smtp.close();
     }
   });
 });

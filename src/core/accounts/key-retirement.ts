@@ -1,5 +1,5 @@
 import type { EventBus } from '../../infra/events/event-bus.js';
-import { ABORTED, unlessAborted } from '../../infra/unless-aborted.js';
+import { endOnAbort } from '../../infra/abortable.js';
 import type { Actor } from './actor.js';
 
 const NEVER = new AbortController().signal;
@@ -50,45 +50,3 @@ export interface RetirementWatch {
 }
 
 export type KeyRetirement = ReturnType<typeof createKeyRetirement>;
-
-/**
- * `source`, ending as soon as `signal` aborts, even while it waits for its
- * next item (a pending `next()` of an async generator would hold `return()`).
- */
-function endOnAbort<T>(source: AsyncIterable<T>, signal: AbortSignal, onEnd: () => void): AsyncIterableIterator<T> {
-  const it = source[Symbol.asyncIterator]();
-  let finished = false;
-  const finish = (value?: unknown): IteratorResult<T> => {
-    if (!finished) {
-      finished = true;
-      onEnd();
-      void it.return?.(value as never)?.catch(() => undefined);
-    }
-    return { done: true, value: value as never };
-  };
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      if (finished || signal.aborted) return finish();
-      let r: IteratorResult<T> | typeof ABORTED;
-      try {
-        r = await unlessAborted(it.next(), signal);
-      } catch (err) {
-        // A stream that fails has ended too: its watch is released.
-        finish();
-        throw err;
-      }
-      if (r === ABORTED) return finish();
-      return r.done ? finish(r.value) : r;
-    },
-    async return(value?: unknown) {
-      return finish(value);
-    },
-    async throw(err?: unknown) {
-      finish();
-      throw err;
-    },
-  };
-}

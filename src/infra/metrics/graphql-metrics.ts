@@ -1,6 +1,6 @@
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ABORTED, unlessAborted } from '../unless-aborted.js';
+import { endOnAbort } from '../abortable.js';
 import type { Metrics } from './metrics.js';
 
 /** Distinct operation names kept as labels; later ones count as `other` (names are chosen by clients). */
@@ -9,53 +9,6 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function isAsyncIterable<T>(v: unknown): v is AsyncIterableIterator<T> {
   return typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
-}
-
-/**
- * Ends a subscription's stream when `stop` aborts, so that SSE clients get
- * yoga's `event: complete` and graphql-ws clients a `complete` message
- * instead of a cut connection; `onDone` runs once however it ends.
- */
-export function endOnStop<T>(source: AsyncIterableIterator<T>, stop: AbortSignal, onDone: () => void): AsyncIterableIterator<T> {
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
-    onDone();
-  };
-  const it: AsyncIterableIterator<T> = {
-    async next() {
-      if (done) return { done: true, value: undefined };
-      let r: IteratorResult<T> | typeof ABORTED;
-      try {
-        r = await unlessAborted(source.next(), stop);
-      } catch (err) {
-        // A stream that fails has ended too.
-        finish();
-        throw err;
-      }
-      if (r === ABORTED || r.done) {
-        finish();
-        void source.return?.();
-        return { done: true, value: undefined };
-      }
-      return r;
-    },
-    async return(value?: unknown) {
-      finish();
-      await source.return?.(value);
-      return { done: true, value: undefined };
-    },
-    async throw(err?: unknown) {
-      finish();
-      if (source.throw) return source.throw(err);
-      throw err;
-    },
-    [Symbol.asyncIterator]() {
-      return it;
-    },
-  };
-  return it;
 }
 
 /**
@@ -97,7 +50,8 @@ export function graphqlMetricsPlugin(metrics: Metrics, draining: AbortSignal): P
           }
           metrics.graphqlOperations.inc({ ...labels, errors: 'false' });
           metrics.subscriptionsOpen.inc();
-          setResult(endOnStop(result, draining, () => metrics.subscriptionsOpen.dec()));
+          // Shutdown ends it, so SSE clients get yoga's `event: complete` and graphql-ws clients a `complete`.
+          setResult(endOnAbort(result, draining, () => metrics.subscriptionsOpen.dec()));
         },
       };
     },

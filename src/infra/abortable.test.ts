@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Actor } from '../core/accounts/actor.js';
 import { createKeyRetirement } from '../core/accounts/key-retirement.js';
 import { createLocalEventBus } from './events/event-bus.js';
-import { endOnStop } from './metrics/graphql-metrics.js';
-import { ABORTED, unlessAborted } from './unless-aborted.js';
+import { ABORTED, endOnAbort, unlessAborted } from './abortable.js';
 
 async function* counting(n: number) {
   for (let i = 0; i < n; i++) yield i;
@@ -36,7 +35,7 @@ describe("a subscription's stream, ended by shutdown", () => {
   it('streams 20,000 events holding at most one listener on the shutdown signal, and none once it ends', async () => {
     const stop = new AbortController();
     let ended = 0;
-    const stream = endOnStop(counting(20_000), stop.signal, () => ended++);
+    const stream = endOnAbort(counting(20_000), stop.signal, () => ended++);
     let n = 0;
     for await (const _ of stream) {
       if (++n % 5_000 === 0) expect(getEventListeners(stop.signal, 'abort').length).toBeLessThanOrEqual(1);
@@ -53,7 +52,7 @@ describe("a subscription's stream, ended by shutdown", () => {
       yield 1;
       await new Promise(() => undefined);
     }
-    const stream = endOnStop(quiet(), stop.signal, () => ended++);
+    const stream = endOnAbort(quiet(), stop.signal, () => ended++);
     expect(await stream.next()).toEqual({ done: false, value: 1 });
     const waiting = stream.next();
     stop.abort();
@@ -68,7 +67,7 @@ describe("a subscription's stream, ended by shutdown", () => {
       yield 1;
       throw new Error('the job view could not be read');
     }
-    const stream = endOnStop(failing(), stop.signal, () => ended++);
+    const stream = endOnAbort(failing(), stop.signal, () => ended++);
     expect(await stream.next()).toEqual({ done: false, value: 1 });
     // A for-await consumer calls no return() after a failed next().
     await expect(stream.next()).rejects.toThrow('could not be read');
