@@ -30,7 +30,7 @@ const PLAIN_LIST = 25;
  */
 const SEGMENTS = 400;
 const WORDS_PER_SEGMENT = 11;
-export const TRANSCRIPT_CONTENT = SEGMENTS * (1 + WORDS_PER_SEGMENT);
+const TRANSCRIPT_CONTENT = SEGMENTS * (1 + WORDS_PER_SEGMENT);
 const CONTENT_FIELDS: Record<string, number> = {
   'Transcript.segments': SEGMENTS,
   'Segment.words': WORDS_PER_SEGMENT,

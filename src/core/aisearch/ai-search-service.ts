@@ -17,6 +17,7 @@ import { searchTopic } from './search-topic.js';
 import { transcriptText, type FindResult, type SearchableTranscript } from './searchable-transcript.js';
 import { toSearchable } from './stored-document.js';
 import type { TopicFinder } from './topic-finder.js';
+import { countWords } from '../transcripts/transcript-store.js';
 import { namesSomething } from './topic-query.js';
 
 /** Longest topic, in characters after trimming (spec section 8). */
@@ -110,9 +111,7 @@ export function createAiSearch(deps: AiSearchDeps) {
     const stored = await transcripts.document(transcriptId);
     if (!stored) throw new Error(`transcript ${transcriptId} disappeared after the charge`);
     const doc = toSearchable(stored.doc);
-    let words = 0;
-    for (const segment of stored.doc.segments) words += segment.words?.length ?? 0;
-    loaded.set(`${transcriptId}:${stored.version}`, doc, { size: 4_096 + words * 300 });
+    loaded.set(`${transcriptId}:${stored.version}`, doc, { size: 4_096 + countWords(stored.doc) * 300 });
     return doc;
   }
 

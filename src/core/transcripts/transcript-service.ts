@@ -11,6 +11,7 @@ import { type TranscriptFormat, contentTypes, renderTranscript } from './formats
 import type { TranscriptDoc } from './formats/transcript-doc.js';
 import { assertTranscriptId } from '../transcript-id.js';
 import { createTranscriptVersions } from './transcript-versions.js';
+import { countWords } from './transcript-store.js';
 import { REQUESTED_SHOW_ID } from '../jobs/resolve-episodes.js';
 
 /**
@@ -37,9 +38,17 @@ const DOCUMENT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Memory a parsed document takes, roughly: its words dominate. */
 function documentBytes(stored: StoredTranscript): number {
-  let words = 0;
-  for (const s of stored.doc.segments) words += s.words?.length ?? 0;
-  return 2_048 + stored.doc.segments.length * 200 + words * 120;
+  return 2_048 + stored.doc.segments.length * 200 + countWords(stored.doc) * 120;
+}
+
+/** `make()` once at a time per key: callers while it runs share its promise. */
+function shared<T>(inFlight: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = make().finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
 }
 
 export interface RenderedTranscript {
@@ -125,17 +134,11 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
     const key = `${transcriptId}:${version}`;
     const hit = documents.get(key);
     if (hit) return hit;
-    let pending = loading.get(key);
-    if (!pending) {
-      pending = load(transcriptId)
-        .then((stored) => {
-          if (stored) documents.set(`${transcriptId}:${stored.version}`, stored);
-          return stored;
-        })
-        .finally(() => loading.delete(key));
-      loading.set(key, pending);
-    }
-    return pending;
+    return shared(loading, key, async () => {
+      const stored = await load(transcriptId);
+      if (stored) documents.set(`${transcriptId}:${stored.version}`, stored);
+      return stored;
+    });
   }
 
   /**
@@ -224,12 +227,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const hit = rendered.get(key);
       if (hit) return hit;
       // Concurrent first reads of one body load and render it once.
-      let pending = rendering.get(key);
-      if (!pending) {
-        pending = render(transcriptId, version, variant, format, { timestamps, words, supplied }).finally(() => rendering.delete(key));
-        rendering.set(key, pending);
-      }
-      return pending;
+      return shared(rendering, key, () => render(transcriptId, version, variant, format, { timestamps, words, supplied }));
     },
 
     /** The stored document, under the same access rule as `read` (GraphQL's typed segments). */
