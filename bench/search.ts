@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transcriptIdFor } from '../src/core/transcript-id.js';
+import { APPLE_CATEGORIES } from '../src/core/catalog/imports/apple-categories.js';
 import { seedSynthetic } from '../src/core/catalog/imports/seed-synthetic.js';
 import { searchKey } from '../src/core/catalog/ingest/search-key.js';
 import { benchAccount, fmt, load, startBareServer, startBenchPodtext } from './bench-server.js';
@@ -76,6 +77,10 @@ export async function runSearchBench(): Promise<string[]> {
     const me = await timeGets(Array(QUERIES).fill(`${url}/api/v1/me`), headers);
     const search = await timeGets(searchUrls, headers);
     const episodes = await timeGets(Array(EPISODE_RUNS).fill(episodesUrl), headers);
+    // Trending by category, each a cache miss: categories shows have, and ones none has (a typo).
+    const trendingUrl = (category: string) => `${url}/api/v1/trending?category=${encodeURIComponent(category)}`;
+    const trendingKnown = await timeGets(APPLE_CATEGORIES.slice(0, 12).map((c) => trendingUrl(c.category)), headers);
+    const trendingUnknown = await timeGets(Array.from({ length: 12 }, (_, i) => trendingUrl(`no such category ${i}`)), headers);
     const found = search.bodies.map((b, i) => (JSON.parse(b) as { shows: { title: string }[] }).shows.map((s) => searchKey(s.title).name).indexOf(searchKey(titles[i]!).name));
     const hit1 = found.filter((r) => r === 0).length / found.length;
     const hit5 = found.filter((r) => r >= 0 && r < 5).length / found.length;
@@ -104,6 +109,8 @@ export async function runSearchBench(): Promise<string[]> {
       row(`GET /search, ${QUERIES} typo queries`, search.ms, baseSearch),
       row('GET /shows/{id}/episodes?max=1000', episodes.ms, baseEpisodes),
       row('GET /me (the floor of a keyed call)', me.ms, baseSearch),
+      row('GET /trending?category=…, 12 categories, each a cache miss', trendingKnown.ms, baseSearch),
+      row('GET /trending?category=…, 12 categories no show has', trendingUnknown.ms, baseSearch),
       '',
       `search p95 ${fmt(percentile(search.ms, 95), 2)} ms (goal ≤ 10); episode list p95 ${fmt(percentile(episodes.ms, 95), 2)} ms (goal ≤ 30)`,
       `typo queries finding their show: first ${fmt(hit1 * 100)}%, in the top five ${fmt(hit5 * 100)}%`,

@@ -62,8 +62,9 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   });
   if (ops) registerOperationsRoutes(app, ops);
 
+  // No error handler of its own: Hono would wrap every route in one more
+  // compose for it, and the app's handler below answers the same way.
   const api = createRestApi();
-  api.onError(onError);
   const bodyLimited = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
