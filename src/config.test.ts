@@ -2,6 +2,9 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, withBoundPort } from './config.js';
 
+/** A complete billing configuration, for cases that spoil one of its values. */
+const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'price_plus', STRIPE_PRICE_PRO: 'price_pro', STRIPE_PRICE_BUSINESS: 'price_business' };
+
 describe('config', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
@@ -38,6 +41,10 @@ describe('config', () => {
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
+    [{ ...STRIPE, STRIPE_SECRET_KEY: 'pk_live_1' }, 'STRIPE_SECRET_KEY: must be a secret or restricted key'],
+    [{ ...STRIPE, STRIPE_WEBHOOK_SECRET: 'nothing' }, 'STRIPE_WEBHOOK_SECRET: must be'],
+    [{ ...STRIPE, STRIPE_PRICE_PRO: 'price_plus' }, 'STRIPE_PRICE_PRO: the same price as STRIPE_PRICE_PLUS'],
+    [{ ...STRIPE, STRIPE_PRICE_BUSINESS: 'price_pro' }, 'STRIPE_PRICE_BUSINESS: the same price as STRIPE_PRICE_PRO'],
     [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
     [{ ASR_ENGINE: 'openai' }, 'ASR_ENGINE: openai needs ASR_URL'],

@@ -241,6 +241,23 @@ function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
 }
 
 /**
+ * What would make billing go wrong silently: a publishable key (`pk_…`) that
+ * cannot call the API, a webhook secret that no Stripe signature can match,
+ * or one price for two plans (a Plus purchase would be read as the other plan).
+ */
+function stripeProblems(e: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (!/^(sk|rk)_/.test(e.STRIPE_SECRET_KEY ?? '')) problems.push('STRIPE_SECRET_KEY: must be a secret or restricted key (sk_… or rk_…), not a publishable one');
+  if (!e.STRIPE_WEBHOOK_SECRET?.startsWith('whsec_')) problems.push("STRIPE_WEBHOOK_SECRET: must be the endpoint's signing secret (whsec_…)");
+  const prices = [['STRIPE_PRICE_PLUS', e.STRIPE_PRICE_PLUS], ['STRIPE_PRICE_PRO', e.STRIPE_PRICE_PRO], ['STRIPE_PRICE_BUSINESS', e.STRIPE_PRICE_BUSINESS]] as const;
+  prices.forEach(([name, price], i) => {
+    const earlier = prices.slice(0, i).find(([, p]) => p === price);
+    if (earlier) problems.push(`${name}: the same price as ${earlier[0]}; each plan needs its own price`);
+  });
+  return problems;
+}
+
+/**
  * Reads and validates the environment once.
  * @example const config = loadConfig(process.env);
  */
@@ -262,6 +279,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const required = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const;
     const missing = required.filter((name) => !e[name]);
     if (missing.length) throw new ConfigError(`Invalid configuration:\n  ${missing.map((m) => `${m}: required when STRIPE_SECRET_KEY is set`).join('\n  ')}`);
+    const problems = stripeProblems(e);
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
     stripe = {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET!,

@@ -226,6 +226,29 @@ describe('cycles and plan changes', () => {
     }
   });
 
+  it('an upgrade billed on the next invoice: its proration lines do not stop the renewal from starting the Pro cycle', async () => {
+    for (const shape of ['current', 'legacy'] as const) {
+      bed.stripe.shape = shape;
+      const a = await bed.t.account();
+      const { subscriptionId } = await bed.subscribe(a, 'plus');
+      bed.clock.advance(10 * 86_400_000);
+      try {
+        for (const r of await bed.stripe.sendAll(bed.stripe.changePlan(subscriptionId, 'pro', 'next_invoice'))) expect(r.status).toBe(200);
+        const topUp = Math.round((380 * 21) / 31);
+        expect(await me(a.key)).toMatchObject({ plan: 'pro', credits: 120 + topUp });
+        bed.clock.set(new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000));
+        const renewal = bed.stripe.renew(subscriptionId);
+        for (const r of await bed.stripe.sendAll(renewal.events)) expect(r.status).toBe(200);
+        // No rollover: the renewal makes the balance Pro's allowance, once.
+        expect(await me(a.key), shape).toMatchObject({ plan: 'pro', credits: 500 });
+        expect((await cycleEntries(a.accountId)).filter((c) => c.reference === `cycle:${a.accountId}:${renewal.invoiceId}`)).toHaveLength(1);
+      } finally {
+        bed.stripe.shape = 'current';
+        bed.clock.set('2026-03-10T12:00:00Z');
+      }
+    }
+  });
+
   it('cancel at period end keeps the plan until the subscription is deleted, then Free: 1000 requests and 10 credits from the next cycle', async () => {
     const a = await bed.t.account();
     const { subscriptionId } = await bed.subscribe(a, 'plus');
@@ -402,6 +425,23 @@ describe('billing portal', () => {
     expect(await me(key)).toMatchObject({ plan: 'plus', credits: 120, billing_managed: true, limit: 5000 });
     expect((await bed.t.api('POST', '/billing/portal', { key })).status).toBe(200);
     expect(bed.stripe.requests.at(-1)!.body.customer).toBe(customer.body.customer);
+  });
+
+  it('the portal of a customer deleted in Stripe answers 400 not_subscribed, as documented, not 404', async () => {
+    const a = await bed.t.account();
+    await bed.subscribe(a, 'plus');
+    const customer = [...bed.stripe.customers.values()].find((c) => c.metadata.account_id === a.accountId)!;
+    bed.stripe.customers.delete(customer.id);
+    const res = await bed.t.api('POST', '/billing/portal', { key: a.key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'not_subscribed', message: expect.stringContaining('no longer') });
+  });
+
+  it("an operator cannot set the plan of an account a live subscription pays for: Stripe would go on charging and put it back", async () => {
+    const a = await bed.t.account();
+    await bed.subscribe(a, 'plus');
+    await expect(bed.t.podtext.services.accounts.setPlan(a.email, 'free')).rejects.toMatchObject({ code: 'already_subscribed', message: expect.stringContaining('billing portal') });
+    expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120, billing_managed: true });
   });
 
   it('a customer whose events never arrived, or one attached by an operator, is asked of Stripe: 200 and the plan synced if it subscribed, 400 if not', async () => {

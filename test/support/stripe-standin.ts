@@ -73,6 +73,8 @@ export async function startStripeStandin(options: StripeStandinOptions) {
   const sessions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
   const invoices = new Map<string, Obj>();
+  /** Plan switches made with `proration_behavior: create_prorations`, billed on the subscription's next invoice. */
+  const pendingProrations = new Map<string, Obj[]>();
   const prices = new Map<string, Obj>();
   const amounts = { plus: 900, pro: 2900, business: 9900 };
   for (const [plan, id] of Object.entries(options.prices) as ['plus' | 'pro' | 'business', string][]) {
@@ -231,6 +233,15 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     return inv;
   }
 
+  /** A proration line in the shape of the API version served: a flag on the line (legacy) or on its parent. */
+  function prorationLine(subscriptionLine: Obj, l: Obj): Obj {
+    const line: Obj = { ...clone(subscriptionLine), id: newId('il'), amount: l.amount, price: l.price, period: l.period, description: l.description };
+    if (state.shape === 'legacy') return { ...line, proration: true, type: 'invoiceitem' };
+    delete line.proration;
+    delete line.type;
+    return { ...line, parent: { type: 'invoice_item_details', invoice_item_details: { invoice_item: newId('ii'), proration: true, subscription: subscriptionLine.subscription }, subscription_item_details: null } };
+  }
+
   function sub(id: string): Obj {
     const s = subscriptions.get(id);
     if (!s) throw new Error(`stand-in: no subscription ${id}`);
@@ -305,6 +316,9 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       item.current_period_start = item.current_period_end;
       item.current_period_end = Math.floor(cycleEnd(start).getTime() / 1000);
       const inv = newInvoice(s, 'subscription_cycle', paid ? 'paid' : 'open');
+      // Stripe lists a switch's proration lines ahead of the new period's subscription line.
+      inv.lines.data.unshift(...(pendingProrations.get(subscriptionId) ?? []).map((l) => prorationLine(inv.lines.data[0], l)));
+      pendingProrations.delete(subscriptionId);
       if (!paid) s.status = 'past_due';
       const events = paid
         ? [event('invoice.paid', invoiceView(inv)), event('customer.subscription.updated', view(s), { items: {} })]
@@ -322,13 +336,26 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       return [event('invoice.paid', invoiceView(inv)), event('customer.subscription.updated', view(s), { status: previous })];
     },
 
-    /** The customer switches plan in the portal; applies at once with a proration invoice. */
-    changePlan(subscriptionId: string, plan: 'plus' | 'pro' | 'business'): StandinEvent[] {
+    /**
+     * The customer switches plan in the portal. `now` (`always_invoice`): a
+     * proration invoice at once. `next_invoice` (`create_prorations`): no
+     * invoice now; the unused and remaining time go on the next renewal's invoice.
+     */
+    changePlan(subscriptionId: string, plan: 'plus' | 'pro' | 'business', prorate: 'now' | 'next_invoice' = 'now'): StandinEvent[] {
       const s = sub(subscriptionId);
       const before = clone(s.items.data[0].price);
       s.items.data[0].price = prices.get(options.prices[plan]);
+      const updated = event('customer.subscription.updated', view(s), { items: { data: [{ price: before }] } });
+      if (prorate === 'next_invoice') {
+        const period = { start: now(), end: s.items.data[0].current_period_end };
+        const lines = pendingProrations.get(subscriptionId) ?? [];
+        lines.push({ price: before, amount: -before.unit_amount, period, description: `Unused time on ${before.id}` });
+        lines.push({ price: clone(s.items.data[0].price), amount: s.items.data[0].price.unit_amount, period, description: `Remaining time on ${plan}` });
+        pendingProrations.set(subscriptionId, lines);
+        return [updated];
+      }
       const proration = newInvoice(s, 'subscription_update', 'paid');
-      return [event('customer.subscription.updated', view(s), { items: { data: [{ price: before }] } }), event('invoice.paid', invoiceView(proration))];
+      return [updated, event('invoice.paid', invoiceView(proration))];
     },
 
     /** The customer cancels in the portal: the plan runs to the period's end. */

@@ -137,11 +137,21 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
       return entry.balanceAfter;
     },
 
-    /** Admin: moves an account to a plan; the new cycle starts now with its credits. */
+    /**
+     * Admin: moves an account to a plan; the new cycle starts now with its
+     * credits. Refused while a Stripe subscription decides the plan.
+     */
     async setPlan(email: string, plan: string, billingCustomerId?: string): Promise<void> {
       if (!isPlanName(plan)) throw invalid('plan', `one of ${Object.keys(plans).join(', ')}`);
       const account = await db.account.findUnique({ where: { email: email.toLowerCase() } });
       if (!account) throw new DomainError('not_found', `No account for ${email}`);
+      // Stripe would go on charging for the plan, and its next event would put it back.
+      if (account.billingSubscriptionId && LIVE_SUBSCRIPTION_STATUSES.includes(account.billingStatus ?? '')) {
+        throw new DomainError(
+          'already_subscribed',
+          `${email} pays for ${account.plan} through Stripe (subscription ${account.billingSubscriptionId}, ${account.billingStatus}): change or cancel it in Stripe or the billing portal; the plan follows.`,
+        );
+      }
       const now = clock.now();
       await inTransaction(db, async (tx) => {
         await tx.account.update({

@@ -296,7 +296,15 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         if (!latest) throw never;
         await apply({ subscription: latest, invoice: null });
       }
-      return { url: await provider.portalUrl(account.billingCustomerId, returnUrl) };
+      try {
+        return { url: await provider.portalUrl(account.billingCustomerId, returnUrl) };
+      } catch (err) {
+        // The customer was deleted in Stripe's dashboard: nothing is billed any more.
+        if (err instanceof DomainError && err.code === 'not_found') {
+          throw new DomainError('not_subscribed', 'Stripe no longer has this account as a customer, so there is no billing portal to open.');
+        }
+        throw err;
+      }
     },
 
     /**

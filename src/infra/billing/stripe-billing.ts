@@ -18,6 +18,17 @@ function priceOf(line: Stripe.InvoiceLineItem): string | null {
   return idOf(raw.price ?? null) ?? idOf(raw.pricing?.price_details?.price ?? null);
 }
 
+/**
+ * A proration line (time left on a plan switched from or to), in either API
+ * shape (`proration`, or on the line's `parent`). A switch made with
+ * `create_prorations` puts these on the next renewal invoice, ahead of the
+ * new period's line and with the same prices, so they say nothing of the period paid for.
+ */
+function isProration(line: Stripe.InvoiceLineItem): boolean {
+  const raw = line as unknown as { proration?: boolean; parent?: { invoice_item_details?: { proration?: boolean } | null; subscription_item_details?: { proration?: boolean } | null } | null };
+  return Boolean(raw.proration || raw.parent?.invoice_item_details?.proration || raw.parent?.subscription_item_details?.proration);
+}
+
 function seconds(value: unknown): Date | null {
   return typeof value === 'number' ? new Date(value * 1000) : null;
 }
@@ -80,7 +91,8 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
 
   function invoiceState(inv: Stripe.Invoice): InvoiceState {
     const legacy = (inv as unknown as { subscription?: string | { id: string } | null }).subscription;
-    const subscriptionLine = inv.lines?.data?.find((l) => l.period && planByPrice.has(priceOf(l) ?? '')) ?? inv.lines?.data?.[0];
+    const periodLines = (inv.lines?.data ?? []).filter((l) => l.period && !isProration(l));
+    const subscriptionLine = periodLines.find((l) => planByPrice.has(priceOf(l) ?? '')) ?? periodLines[0];
     return {
       periodStart: seconds(subscriptionLine?.period?.start),
       id: inv.id!,

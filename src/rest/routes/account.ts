@@ -35,7 +35,7 @@ const portalRoute = createRoute({
   description: 'Works for a key whose account has subscribed through `POST /billing/checkout`, now or before; key rotation keeps it.',
   responses: {
     200: ok(z.object({ url: z.string() }), 'Portal URL'),
-    ...errors({ ...keyedErrors, 400: 'The key has never subscribed (`not_subscribed`).', 409: 'Billing is not configured on this server (`billing_not_configured`).', 502: 'The payment provider could not be reached; try again.' }),
+    ...errors({ ...keyedErrors, 400: 'The key has never subscribed, or Stripe no longer has its customer (`not_subscribed`).', 409: 'Billing is not configured on this server (`billing_not_configured`).', 502: 'The payment provider could not be reached; try again.' }),
   },
 });
 
