@@ -8,7 +8,9 @@ import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
 
-const USAGE = `Podtext admin commands (npm run cli -- <command>):
+const USAGE = `Podtext commands (npm run cli -- <command>):
+  serve                                             serve the API, site and workers (what npm start runs)
+  worker                                            run the workers only (what npm run worker runs)
   grant-credits <email> <credits> [--reason TEXT]   add credits as a ledger grant
   set-plan <email> <free|plus|pro|business> [--customer ID]
                                                     move an account to a plan (new cycle starts now)
@@ -67,6 +69,10 @@ export async function runAdminCommand(config: Config, command: string, args: str
   if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n${CATALOG_USAGE}\n`);
     return 0;
+  }
+  if (!command) {
+    process.stderr.write(`No command given.\n${USAGE}\n${CATALOG_USAGE}\n`);
+    return 2;
   }
   if (CATALOG_COMMANDS.has(command)) return runCatalogCommand(config, command, args);
   if (command === 'restore') {
