@@ -39,9 +39,9 @@ async function bindPort(config: Config): Promise<Listener> {
   }
 }
 
-/** Process entry: `serve` (default), `worker`, or an admin command. */
+/** Process entry: `serve`, `worker`, or an admin command; none prints the usage (`npm run cli` alone must not start a server). */
 async function main(argv: string[]): Promise<void> {
-  const [command = 'serve', ...rest] = argv;
+  const [command = '', ...rest] = argv;
   let config: Config;
   try {
     config = loadConfig(process.env);

@@ -1,21 +1,41 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { boot } from '../boot.js';
 import { openDatabase } from '../infra/db/open-database.js';
 import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
-import { CATALOG_COMMANDS, CATALOG_USAGE, runCatalogCommand } from './catalog-commands.js';
+import { CATALOG_USAGE, isCatalogCommand, runCatalogCommand } from './catalog-commands.js';
+import { type CommandSpec, readCommand, usageOf } from './command-line.js';
 
-const USAGE = `Podtext admin commands (npm run cli -- <command>):
-  grant-credits <email> <credits> [--reason TEXT]   add credits as a ledger grant
-  set-plan <email> <free|plus|pro|business> [--customer ID]
-                                                    move an account to a plan (new cycle starts now)
-  show-account <email>                              print the account, usage and ledger
-  migrate                                           apply database migrations and exit
-  backup <file.tar.gz>                              PGlite: write the database to one file (server stopped)
-  restore <file.tar.gz>                             PGlite: start an empty $DATA_DIR from such a file`;
+/** The largest credit amount and balance: the ledger's columns are PostgreSQL integers. */
+const MAX_CREDITS = 2_147_483_647;
+
+const COMMANDS: Record<string, CommandSpec> = {
+  'grant-credits': {
+    usage: '  grant-credits <email> <credits> [--reason TEXT]   add credits as a ledger grant',
+    args: ['email', 'credits'],
+    options: { reason: 'string' },
+    counts: { credits: { max: MAX_CREDITS } },
+  },
+  'set-plan': {
+    usage: `  set-plan <email> <free|plus|pro|business> [--customer ID]
+                                                    move an account to a plan (new cycle starts now)`,
+    args: ['email', 'plan'],
+    options: { customer: 'string' },
+  },
+  'show-account': { usage: '  show-account <email>                              print the account, usage and ledger', args: ['email'] },
+  migrate: { usage: '  migrate                                           apply database migrations and exit', args: [] },
+  backup: { usage: '  backup <file.tar.gz>                              PGlite: write the database to one file (server stopped)', args: ['file'] },
+  restore: { usage: '  restore <file.tar.gz>                             PGlite: start an empty $DATA_DIR from such a file', args: ['file'] },
+};
+
+const USAGE = usageOf(
+  `Podtext commands (npm run cli -- <command>):
+  serve                                             serve the API, site and workers (what npm start runs)
+  worker                                            run the workers only (what npm run worker runs)`,
+  COMMANDS,
+);
 
 /**
  * Restores a `backup` file into `$DATA_DIR/pglite`, which must not hold a
@@ -24,9 +44,8 @@ const USAGE = `Podtext admin commands (npm run cli -- <command>):
  * secret must be in place first and must open them: a fresh one generated at
  * the next start would make every known address's registration fail.
  */
-async function restore(config: Config, file: string | undefined): Promise<number> {
+async function restore(config: Config, file: string): Promise<number> {
   if (config.databaseUrl) throw new Error('restore: this Podtext uses PostgreSQL (DATABASE_URL); restore with pg_restore');
-  if (!file) throw new Error('usage: restore <file.tar.gz>');
   const dir = path.join(config.dataDir, 'pglite');
   const present = await readdir(dir).catch(() => []);
   if (present.length > 0) throw new Error(`restore: ${dir} already holds a database; point DATA_DIR at an empty directory`);
@@ -60,39 +79,27 @@ async function restore(config: Config, file: string | undefined): Promise<number
   return 0;
 }
 
-const ADMIN_COMMANDS = new Set(['migrate', 'backup', 'grant-credits', 'set-plan', 'show-account']);
-
 /** Runs one admin command against the configured database; returns the exit code. */
-export async function runAdminCommand(config: Config, command: string, args: string[]): Promise<number> {
+export async function runAdminCommand(config: Config, command: string, argv: string[]): Promise<number> {
   if (command === 'help' || command === '--help') {
     process.stdout.write(`${USAGE}\n${CATALOG_USAGE}\n`);
     return 0;
   }
-  if (CATALOG_COMMANDS.has(command)) return runCatalogCommand(config, command, args);
+  if (!command) {
+    process.stderr.write(`No command given.\n${USAGE}\n${CATALOG_USAGE}\n`);
+    return 2;
+  }
+  if (isCatalogCommand(command)) return runCatalogCommand(config, command, argv);
+  const read = readCommand(COMMANDS, command, argv, `${USAGE}\n${CATALOG_USAGE}`);
+  if (typeof read === 'number') return read;
+  const { args, options, counts } = read;
   if (command === 'restore') {
     try {
-      return await restore(config, args[0]);
+      return await restore(config, args.file!);
     } catch (err) {
       process.stderr.write(`${(err as Error).message}\n`);
       return 1;
     }
-  }
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, customer: { type: 'string' } } });
-  } catch (err) {
-    // A mistyped option (or a negative number read as one): the usage, not a stack trace.
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (!ADMIN_COMMANDS.has(command)) {
-    process.stderr.write(`Unknown command "${command}".\n${USAGE}\n`);
-    return 2;
   }
   // Only `migrate` may create a database: a mistyped DATA_DIR must not give a backup of an empty one.
   if (!config.databaseUrl && command !== 'migrate' && (await readdir(path.join(config.dataDir, 'pglite')).catch(() => [])).length === 0) {
@@ -107,8 +114,7 @@ export async function runAdminCommand(config: Config, command: string, args: str
         process.stdout.write('Migrations applied.\n');
         return 0;
       case 'backup': {
-        const [file] = positionals;
-        if (!file) throw new Error('usage: backup <file.tar.gz>');
+        const file = args.file!;
         if (!podtext.db.dump) throw new Error('backup: this Podtext uses PostgreSQL (DATABASE_URL); back it up with pg_dump');
         const dump = Buffer.from(await (await podtext.db.dump()).arrayBuffer());
         await writeFile(file, dump);
@@ -116,24 +122,17 @@ export async function runAdminCommand(config: Config, command: string, args: str
         return 0;
       }
       case 'grant-credits': {
-        const [email, n] = positionals;
-        const credits = Number(n);
-        if (!email || !Number.isInteger(credits) || credits <= 0) throw new Error('usage: grant-credits <email> <positive credits>');
-        const balance = await accounts.grantCredits(email, credits, values.reason ?? 'Granted by an administrator');
-        process.stdout.write(`Granted ${credits} credits to ${email}; balance ${balance}.\n`);
+        const balance = await accounts.grantCredits(args.email!, counts.credits!, (options.reason as string | undefined) ?? 'Granted by an administrator');
+        process.stdout.write(`Granted ${counts.credits} credits to ${args.email}; balance ${balance}.\n`);
         return 0;
       }
       case 'set-plan': {
-        const [email, plan] = positionals;
-        if (!email || !plan) throw new Error('usage: set-plan <email> <plan>');
-        await accounts.setPlan(email, plan, values.customer);
-        process.stdout.write(`${email} is now on ${plan}.\n`);
+        await accounts.setPlan(args.email!, args.plan!, options.customer as string | undefined);
+        process.stdout.write(`${args.email} is now on ${args.plan}.\n`);
         return 0;
       }
       case 'show-account': {
-        const [email] = positionals;
-        if (!email) throw new Error('usage: show-account <email>');
-        const shown = await accounts.show(email);
+        const shown = await accounts.show(args.email!);
         process.stdout.write(`${JSON.stringify(shown, (_k, v) => (typeof v === 'bigint' ? String(v) : v), 2)}\n`);
         return 0;
       }

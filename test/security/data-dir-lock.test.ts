@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataDirInUseError } from '../../src/infra/db/data-dir-lock.js';
+import { openDatabase } from '../../src/infra/db/open-database.js';
 import { pgliteTemplate } from '../support/databases.js';
 import { type TestAccount, type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
@@ -62,4 +64,23 @@ describe('admin commands and a running server on one PGlite data directory', () 
     const me = (await (await t.api('GET', '/me', { key: a.key })).json()) as { credits: number };
     expect(me.credits).toBe(15);
   }, 90_000);
+});
+
+// A container restarted after a SIGKILL (docker restart, the OOM killer) runs
+// on the same host name as the same pid, often 1: the lock its dead
+// predecessor left names this process's own pid.
+describe('a lock left by an earlier process with this pid and host', () => {
+  it('is taken over, while this process still cannot open the directory twice', async () => {
+    const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'podtext-lock-')), 'pglite');
+    const since = new Date(Date.now() - 60_000).toISOString();
+    await writeFile(`${dir}.lock`, JSON.stringify({ pid: process.pid, host: os.hostname(), command: 'podtext.mjs serve', since }));
+    const db = await openDatabase({ pgliteDir: dir, pgliteTemplate: await pgliteTemplate() });
+    try {
+      expect(JSON.parse(await readFile(`${dir}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, started: performance.timeOrigin });
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toBeInstanceOf(DataDirInUseError);
+    } finally {
+      await db.close();
+      await rm(path.dirname(dir), { recursive: true, force: true });
+    }
+  }, 60_000);
 });

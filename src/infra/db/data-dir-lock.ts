@@ -11,6 +11,12 @@ interface LockHolder {
   host: string;
   command: string;
   since: string;
+  /**
+   * When the holding process started (ms since the epoch). With the pid, it
+   * tells this process from an earlier one that had the same pid: a container
+   * restarted after a SIGKILL runs as pid 1 on the same host name again.
+   */
+  started?: number;
 }
 
 /** A second process tried to open a PGlite data directory that a running Podtext holds. */
@@ -36,11 +42,19 @@ async function readHolder(file: string): Promise<LockHolder | null> {
   }
 }
 
+/** Only a holder known to be gone is overruled; one on another host cannot be checked. */
+function stillHeld(holder: LockHolder, me: LockHolder): boolean {
+  if (holder.host !== me.host) return true;
+  // Our own pid is this very process (which must not open the directory twice) or a dead earlier one.
+  if (holder.pid === me.pid) return holder.started === me.started;
+  return processAlive(holder.pid);
+}
+
 /**
  * Takes the one lock on a PGlite data directory (a file beside it, created
  * exclusively), so that an admin command cannot open the directory a server
- * is using. A lock left by a process that no longer runs (killed, crashed) is
- * taken over.
+ * is using. A lock left by a process that no longer runs (killed, crashed,
+ * its container restarted under the same pid) is taken over.
  * @throws DataDirInUseError naming the process that holds it.
  */
 export async function lockDataDir(dir: string): Promise<{ release(): Promise<void> }> {
@@ -50,6 +64,7 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
     host: os.hostname(),
     command: [path.basename(process.argv[1] ?? 'node'), ...process.argv.slice(2)].join(' '),
     since: new Date().toISOString(),
+    started: performance.timeOrigin,
   };
   const content = JSON.stringify(me);
   for (let attempt = 0; ; attempt++) {
@@ -59,8 +74,7 @@ export async function lockDataDir(dir: string): Promise<{ release(): Promise<voi
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const holder = await readHolder(file);
-      // Only a holder known to be gone is overruled; one on another host cannot be checked.
-      if (holder && (holder.host !== me.host || holder.pid === process.pid || processAlive(holder.pid))) throw new DataDirInUseError(dir, holder);
+      if (holder && stillHeld(holder, me)) throw new DataDirInUseError(dir, holder);
       await unlink(file).catch(() => undefined);
     }
   }

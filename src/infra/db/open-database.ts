@@ -13,6 +13,7 @@ import { PrismaClient } from '../../generated/prisma/client.js';
 import { tracedAdapter } from '../tracing/db-spans.js';
 import { tracing } from '../tracing/tracing.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { ConnectFailed } from './open-failure.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
 export type Db = PrismaClient;
@@ -89,7 +90,12 @@ const heldError = (): void => undefined;
 
 function poolRunner(pool: pg.Pool): { runner: SqlRunner; client: Promise<pg.PoolClient> } {
   // Migrations need one session for the advisory lock and BEGIN/COMMIT.
-  const client = pool.connect().then((c) => c.on('error', heldError));
+  const client = pool.connect().then(
+    (c) => c.on('error', heldError),
+    (err: Error) => {
+      throw new ConnectFailed(err);
+    },
+  );
   // Awaited by the first statement, which may come after a refused connection has already failed it.
   client.catch(() => undefined);
   return {
