@@ -2,21 +2,19 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { boot } from '../boot.js';
+import { MAX_BALANCE } from '../core/accounts/account-service.js';
 import { openDatabase } from '../infra/db/open-database.js';
 import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_USAGE, isCatalogCommand, runCatalogCommand } from './catalog-commands.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
 
-/** The largest credit amount and balance: the ledger's columns are PostgreSQL integers. */
-const MAX_CREDITS = 2_147_483_647;
-
 const COMMANDS: Record<string, CommandSpec> = {
   'grant-credits': {
     usage: '  grant-credits <email> <credits> [--reason TEXT]   add credits as a ledger grant',
     args: ['email', 'credits'],
     options: { reason: 'string' },
-    counts: { credits: { max: MAX_CREDITS } },
+    counts: { credits: { max: MAX_BALANCE } },
   },
   'set-plan': {
     usage: `  set-plan <email> <free|plus|pro|business> [--customer ID]

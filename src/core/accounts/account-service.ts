@@ -12,8 +12,8 @@ import { cycleEnd, startCycle } from './billing-cycle.js';
 import { LIVE_SUBSCRIPTION_STATUSES } from './billing.js';
 import type { Metering } from './metering.js';
 
-/** Largest balance an account can hold (the column is a 32-bit integer). */
-const MAX_BALANCE = 2_147_483_647;
+/** Largest balance an account can hold, and so the largest grant (the columns are 32-bit integers). */
+export const MAX_BALANCE = 2_147_483_647;
 
 export interface UnlockView {
   transcriptId: string;
