@@ -437,6 +437,19 @@ describe('billing portal', () => {
     expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'not_subscribed', message: expect.stringContaining('no longer') });
   });
 
+  it('an account whose customer was deleted in Stripe after its subscription ended can buy again: a new customer is made', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId } = await bed.subscribe(a, 'plus');
+    for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+    const old = [...bed.stripe.customers.values()].find((c) => c.metadata.account_id === a.accountId)!;
+    bed.stripe.customers.delete(old.id);
+    await bed.subscribe(a, 'pro');
+    expect(await me(a.key)).toMatchObject({ plan: 'pro', billing_managed: true });
+    const customers = [...bed.stripe.customers.values()].filter((c) => c.metadata.account_id === a.accountId);
+    expect(customers.map((c) => c.id)).not.toContain(old.id);
+    expect(customers).toHaveLength(1);
+  });
+
   it("an operator cannot set the plan of an account a live subscription pays for: Stripe would go on charging and put it back", async () => {
     const a = await bed.t.account();
     await bed.subscribe(a, 'plus');

@@ -151,6 +151,17 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     return startCycle(tx, accountId, plans[plan].monthlyCredits, invoice.id, sub.periodStart);
   }
 
+  /**
+   * Makes the provider's customer for an account that has none (`replacing`
+   * null) or whose customer the provider no longer has, and links it unless
+   * another checkout linked one first; the linked one is returned.
+   */
+  async function linkCustomer(accountId: string, email: string, replacing: string | null): Promise<string> {
+    const created = await provider.createCustomer(accountId, email, replacing ?? undefined);
+    const linked = await db.account.updateMany({ where: { id: accountId, billingCustomerId: replacing }, data: { billingCustomerId: created } });
+    return linked.count === 1 ? created : (await loadAccount(accountId)).billingCustomerId!;
+  }
+
   /** The account a subscription belongs to: by its customer, or (first checkout) by the checkout's reference. */
   async function accountFor(tx: Tx, customerId: string, referencedAccountId?: string | null): Promise<string | null> {
     const owner = await tx.account.findFirst({ where: { billingCustomerId: customerId }, select: { id: true } });
@@ -259,28 +270,32 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         const subscribed = (status: string) =>
           new DomainError('already_subscribed', `This account already has a subscription (${status}); change or cancel it in the billing portal (Manage billing on the website's account page, or POST /billing/portal).`);
         if (OPEN_STATUSES.includes(account.billingStatus ?? '')) throw subscribed(account.billingStatus!);
-        let customerId = account.billingCustomerId;
-        if (!customerId) {
-          const created = await provider.createCustomer(account.id, account.email);
-          const linked = await db.account.updateMany({ where: { id: account.id, billingCustomerId: null }, data: { billingCustomerId: created } });
-          customerId = linked.count === 1 ? created : (await loadAccount(account.id)).billingCustomerId!;
+        const open = async (customerId: string) => {
+          // A subscription paid moments ago, whose events have not arrived yet, counts too.
+          const live = (await provider.liveSubscriptions(customerId)).find((s) => OPEN_STATUSES.includes(s.status));
+          if (live) {
+            await sync({ subscriptionId: live.id, invoice: 'latest' });
+            throw subscribed(live.status);
+          }
+          // A checkout page left open in another tab could otherwise be paid too: a second subscription.
+          await provider.expireOpenCheckouts(customerId);
+          return provider.checkoutUrl({
+            customerId,
+            accountId: account.id,
+            plan,
+            successUrl: `${siteUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: returnUrl,
+          });
+        };
+        const customerId = account.billingCustomerId ?? (await linkCustomer(account.id, account.email, null));
+        try {
+          return { url: await open(customerId) };
+        } catch (err) {
+          if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+          // The customer was deleted in Stripe (a dashboard clean-up, an erasure request): buying again makes a new one.
+          log.warn({ account: account.id, customer: customerId }, 'billing: Stripe no longer has this customer; checkout makes a new one');
+          return { url: await open(await linkCustomer(account.id, account.email, customerId)) };
         }
-        // A subscription paid moments ago, whose events have not arrived yet, counts too.
-        const live = (await provider.liveSubscriptions(customerId)).find((s) => OPEN_STATUSES.includes(s.status));
-        if (live) {
-          await sync({ subscriptionId: live.id, invoice: 'latest' });
-          throw subscribed(live.status);
-        }
-        // A checkout page left open in another tab could otherwise be paid too: a second subscription.
-        await provider.expireOpenCheckouts(customerId);
-        const url = await provider.checkoutUrl({
-          customerId,
-          accountId: account.id,
-          plan,
-          successUrl: `${siteUrl}/billing/success?session_id={CHECKOUT_SESSION_ID}`,
-          cancelUrl: returnUrl,
-        });
-        return { url };
       });
     },
 

@@ -68,8 +68,11 @@ export interface BillingEvent {
 export interface BillingProvider {
   /** False until an operator configures a provider. */
   readonly enabled: boolean;
-  /** Creates the provider's customer for an account (the account id goes in its metadata). */
-  createCustomer(accountId: string, email: string): Promise<string>;
+  /**
+   * Creates the provider's customer for an account (the account id goes in its
+   * metadata); `replacing` names a customer the provider no longer has.
+   */
+  createCustomer(accountId: string, email: string, replacing?: string): Promise<string>;
   /** A hosted checkout page that subscribes `customerId` to `plan`. */
   checkoutUrl(input: { customerId: string; accountId: string; plan: PaidPlanName; successUrl: string; cancelUrl: string }): Promise<string>;
   /** A short-lived portal URL for the provider's customer: switch plan, cancel, update card. */

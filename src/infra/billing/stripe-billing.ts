@@ -39,9 +39,9 @@ function translate(err: unknown): never {
   if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
     throw new DomainError('invalid_signature', 'Stripe-Signature: does not match this body and the webhook secret.');
   }
-  const e = err as { type?: string; statusCode?: number; message?: string };
-  // Retrying cannot help when Stripe says the object does not exist.
-  if (e.type === 'StripeInvalidRequestError' && e.statusCode === 404) throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`);
+  const e = err as { type?: string; statusCode?: number; code?: string; message?: string };
+  // Retrying cannot help when Stripe says the object does not exist (404, or 400 for a parameter naming it).
+  if (e.type === 'StripeInvalidRequestError' && (e.statusCode === 404 || e.code === 'resource_missing')) throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`);
   throw new DomainError('upstream_failed', `Stripe did not answer as expected (${e.type ?? 'error'}${e.statusCode ? ` ${e.statusCode}` : ''}); try again.`);
 }
 
@@ -106,8 +106,9 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
   return {
     enabled: true,
 
-    createCustomer: (accountId, email) =>
-      call(async () => (await stripe.customers.create({ email, metadata: { account_id: accountId } }, { idempotencyKey: `podtext-customer-${accountId}` })).id),
+    // A replacement needs a key of its own: within the key's 24 hours Stripe would answer the deleted customer again.
+    createCustomer: (accountId, email, replacing) =>
+      call(async () => (await stripe.customers.create({ email, metadata: { account_id: accountId } }, { idempotencyKey: `podtext-customer-${accountId}${replacing ? `-after-${replacing}` : ''}` })).id),
 
     checkoutUrl: ({ customerId, accountId, plan, successUrl, cancelUrl }) =>
       call(async () => {
