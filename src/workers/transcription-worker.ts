@@ -163,7 +163,8 @@ export async function runTranscriptionWorkers(deps: TranscriptionWorkerDeps, sig
         // recogniser before this process's own handler runs: a hand-back too.
         await jobs.tasks.release(task).catch((e) => tlog.warn({ err: e }, 'release failed; the lease will run out'));
       } else {
-        const failure = classifyFailure(err);
+        const nameUrl = await jobs.tasks.audioIsPublic(task.transcriptId).catch(() => false);
+        const failure = classifyFailure(err, { nameUrl });
         const outcome = await jobs.tasks.fail(task, failure).catch((e) => {
           tlog.error({ err: e }, 'could not record a failed attempt');
           return 'error';

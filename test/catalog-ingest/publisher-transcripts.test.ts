@@ -84,6 +84,24 @@ describe('publisher transcripts', () => {
     expect(episode.transcript!.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(JSON_TRANSCRIPT, 'application/json'))));
   });
 
+  it('decodes a transcript in the charset its server names, the feed type still picking the format', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    server.routes.set('/t/latin.txt', serve(latin1('caf\xe9 cr\xe8me'), 'text/plain; charset=windows-1252'));
+    server.routes.set('/t/latin.json', serve(latin1('{"segments":[{"startTime":1,"endTime":2,"body":"cr\xe8me br\xfbl\xe9e \x93ok\x94"}]}'), 'text/plain; charset=windows-1252'));
+    const item = (guid: string, path: string, type: string) => `<item><title>${guid}</title><guid>${guid}</guid>
+      <enclosure url="https://cdn.example.com/${guid}.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url(path)}" type="${type}"/></item>`;
+    server.routes.set('/latin.xml', serve(feed(item('latin-text', '/t/latin.txt', 'text/plain') + item('latin-json', '/t/latin.json', 'application/json'))));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/latin.xml'));
+    const episodes = await db.episode.findMany({ where: { showId: feedId }, include: { transcript: true }, orderBy: { guid: 'asc' } });
+    const texts = episodes.map((e) => [e.guid, (e.transcript?.doc as { segments: { text: string }[] } | undefined)?.segments[0]?.text]);
+    expect(texts).toEqual([
+      ['latin-json', 'crème brûlée “ok”'],
+      ['latin-text', 'café crème'],
+    ]);
+  });
+
   it('a feed that renames an episode or moves its audio: the transcript says so at once, under a new version', async () => {
     const { catalogIngest } = t.podtext.services;
     server.routes.set('/t/renamed.srt', serve(SRT, 'application/srt'));

@@ -95,4 +95,16 @@ describe('episodes requested by audio URL', () => {
     expect(othersPage).not.toContain(token);
     expect(othersPage).toContain('No audio address for this episode.');
   });
+
+  it('text, SRT and VTT carry no address: the same bytes under the same ETag for both accounts; JSON differs', async () => {
+    const transcriptId = transcriptIdFor(guid);
+    const read = async (key: string, format: string) => {
+      const res = await t.api('GET', `/transcripts/${transcriptId}?format=${format}`, { key });
+      return { etag: res.headers.get('etag'), body: await res.text() };
+    };
+    for (const format of ['text', 'srt', 'vtt']) expect(await read(owner.key, format), format).toEqual(await read(other.key, format));
+    const [mine, theirs] = [await read(owner.key, 'json'), await read(other.key, 'json')];
+    expect(mine.body).toContain(token);
+    expect(mine.etag).not.toBe(theirs.etag);
+  });
 });

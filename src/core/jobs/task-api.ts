@@ -7,6 +7,7 @@ import type { AsrResult } from '../../infra/asr/asr-engine.js';
 import { type ClaimedChunk, claimChunk, heartbeatChunk, insertChunks, type NewChunk, releaseChunk } from './chunk-queue.js';
 import { episodeVocabulary } from './episode-vocabulary.js';
 import type { Lane } from './lanes.js';
+import { REQUESTED_SHOW_ID } from './resolve-episodes.js';
 import { recordChunkFailure, storeChunkResult } from './settle-chunks.js';
 import { recordTaskFailure, storeTaskResult, type TaskResult } from './settle-task.js';
 import {
@@ -92,6 +93,15 @@ export function createTaskApi(deps: TaskApiDeps) {
      * per attempt by the worker; a split keeps it on the task for the chunks.
      */
     vocabulary: (transcriptId: string) => episodeVocabulary(db, transcriptId),
+
+    /**
+     * Whether the episode's audio URL is its feed's, shown to anyone; a requested
+     * episode's is its supplier's alone, though other accounts' jobs may wait on it.
+     */
+    async audioIsPublic(transcriptId: string): Promise<boolean> {
+      const episode = await db.episode.findUnique({ where: { transcriptId }, select: { showId: true } });
+      return episode !== null && episode.showId !== REQUESTED_SHOW_ID;
+    },
 
     /** Renews a chunk's lease; false: lost, stop. */
     heartbeatChunk: (chunk: ClaimedChunk) => heartbeatChunk(db, chunk),

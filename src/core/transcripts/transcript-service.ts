@@ -220,7 +220,8 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       const { transcriptId, version } = await checkAccess(actor, rawId);
       const timestamps = format === 'json' && opts.timestamps;
       const words = timestamps && opts.words;
-      const supplied = await suppliedBy(actor, transcriptId);
+      // Only JSON carries the supplied audio address: the other formats are the same bytes for every reader.
+      const supplied = format === 'json' && (await suppliedBy(actor, transcriptId));
       // `txt` is `text`; timestamps and words change JSON only: one variant (and tag) per distinct body.
       const variant = `${format === 'txt' ? 'text' : format}:${timestamps ? 1 : 0}${words ? 1 : 0}${supplied ? ':own' : ''}`;
       const key = `${transcriptId}:${version}:${variant}`;

@@ -1,28 +1,12 @@
-// WHATWG windows-1252 for 0x80–0x9F. Node 20's TextDecoder returns C1 controls
-// there instead (ISO-8859-1 and US-ASCII labels map to windows-1252 too), which
-// would turn the curly quotes of many feeds into invisible characters.
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-
-function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('latin1')
-    .replace(/[\x80-\x9f]/g, (ch) => String.fromCharCode(WINDOWS_1252_HIGH[ch.charCodeAt(0) - 0x80]));
-}
+import { decodeText } from '../../decode-text.js';
 
 /**
- * Turns the bytes of a feed into text. A byte order mark wins; otherwise the
- * XML declaration's `encoding` (ISO-8859-1, windows-1252, …) is honoured
- * through TextDecoder; otherwise UTF-8, as XML prescribes. An unknown label
- * falls back to UTF-8: most such feeds are UTF-8 anyway. Malformed bytes
- * become U+FFFD rather than failing the whole feed.
+ * Turns the bytes of a feed into text through {@link decodeText}: a byte
+ * order mark wins; otherwise the XML declaration's `encoding` (ISO-8859-1,
+ * windows-1252, …) is the charset; otherwise UTF-8, as XML prescribes.
+ * UTF-16 without a mark is told by its `<?`.
  */
 export function decodeFeedBytes(bytes: Uint8Array): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
   if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
     return new TextDecoder('utf-16le').decode(bytes);
   }
@@ -32,12 +16,5 @@ export function decodeFeedBytes(bytes: Uint8Array): string {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 512)).toString('latin1');
   const declared = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]{1,40})["']/.exec(head)?.[1];
   // A declaration readable as ASCII means the bytes are not UTF-16, whatever it says.
-  const label = declared && !/^utf-?16/i.test(declared) ? declared : 'utf-8';
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
+  return decodeText(bytes, declared && !/^utf-?16/i.test(declared) ? declared : undefined);
 }

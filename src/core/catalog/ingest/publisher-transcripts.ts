@@ -3,6 +3,7 @@ import type { Logger } from '../../../infra/logger.js';
 import type { OutboundClient } from '../../../infra/outbound/outbound-client.js';
 import { OutboundError } from '../../../infra/outbound/outbound-error.js';
 import type { Clock } from '../../clock.js';
+import { charsetOf } from '../../decode-text.js';
 import { inTransaction } from '../../transaction.js';
 import { parseTranscript } from '../../transcripts/formats/parse-transcript.js';
 import type { TranscriptDoc } from '../../transcripts/formats/transcript-doc.js';
@@ -105,7 +106,10 @@ export function createTranscriptFetcher(deps: {
       const message = `the transcript server answered ${res.status}`;
       throw res.status >= 500 || res.status === 408 || res.status === 429 ? new Error(message) : new PermanentFailure(message);
     }
-    const doc = parseTranscript(res.body, c.type || res.headers['content-type'] || '');
+    const served = res.headers['content-type'];
+    // The feed's type picks the format (servers often say text/plain or octet-stream); the
+    // server's charset decodes the bytes it sent (else the feed type's, else UTF-8).
+    const doc = parseTranscript(res.body, c.type || served || '', charsetOf(served));
     if (doc.segments.length === 0) throw new PermanentFailure('the transcript holds no text');
     return doc;
   }

@@ -37,6 +37,18 @@ describe('parseSrt', () => {
     ]);
   });
 
+  it('reads an unreadable "-->" line inside a cue as words, and skips only a cue whose times cannot be read', () => {
+    const doc = parseSrt(
+      '1\n00:00:00,000 --> 00:00:01,000\nFish & chips\nA-->B, they said\n\n' +
+        '2\n00:00:01,000 --> 00:99:00,000\nlost\n\n' +
+        '3\n00:00:02,000 --> 00:00:03,000\nkept\n',
+    );
+    expect(doc.segments.map((s) => [s.start, s.text])).toEqual([
+      [0, 'Fish & chips A-->B, they said'],
+      [2, 'kept'],
+    ]);
+  });
+
   it('rejects text with no cues and unreadable times, naming the line', () => {
     expect(() => parseSrt('just words\n')).toThrow(TranscriptParseError);
     expect(() => parseSrt('1\n00:00:00,000 --> 00:99:00,000\nhi\n')).toThrow(/SRT line 2/);

@@ -16,24 +16,31 @@ const ASS_OVERRIDES = /\{\\[^}]*\}/g;
  * label (Buzzsprout labels only the first cue of each turn); with no labels
  * at all speakers stay null. Expects `\n` line ends.
  *
- * @throws TranscriptParseError on a timing line whose times cannot be read,
- * or when no cue is found in non-blank input.
+ * A cue whose timing line cannot be read is left out.
+ *
+ * @throws TranscriptParseError when no cue can be read in non-blank input.
  */
 export function parseSrt(text: string): TranscriptDoc {
   const lines = text.split('\n');
   const cues: { start: number; end: number; text: string[] }[] = [];
   let current: (typeof cues)[number] | null = null;
+  let unreadable: TranscriptParseError | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     const timing = line.includes('-->') ? TIMING.exec(line) : null;
-    if (timing) {
-      const start = parseClock(timing[1]);
-      const end = parseClock(timing[2]);
-      if (start === null || end === null) {
-        throw new TranscriptParseError(`cannot read the cue times "${line}"`, 'SRT', i + 1);
-      }
+    const start = timing ? parseClock(timing[1]) : null;
+    const end = timing ? parseClock(timing[2]) : null;
+    if (start !== null && end !== null) {
       current = { start, end, text: [] };
       checkSegmentCount(cues.push(current));
+      continue;
+    }
+    const before = (lines[i - 1] ?? '').trim();
+    if (timing && (current === null || before === '' || /^\d+$/.test(before))) {
+      // A cue whose timing line cannot be read is skipped with its text, as players do;
+      // the others stand. Inside a cue's text such a line ("A-->B") is words.
+      unreadable ??= new TranscriptParseError(`cannot read the cue times "${line}"`, 'SRT', i + 1);
+      current = null;
       continue;
     }
     // A cue number is the line right before a timing line; any other number is text.
@@ -41,6 +48,7 @@ export function parseSrt(text: string): TranscriptDoc {
     // Blank lines end a cue, but stray text after one still belongs to it.
     if (line !== '' && current) current.text.push(line);
   }
+  if (cues.length === 0 && unreadable) throw unreadable;
   if (cues.length === 0 && text.trim() !== '') {
     throw new TranscriptParseError('no cues found (expected "00:00:01,000 --> 00:00:02,000" lines)', 'SRT');
   }

@@ -129,6 +129,16 @@ describe('parseTranscript on awkward input', () => {
     expect(parseTranscript(`\uFEFF${text}`, 'text/vtt').segments[0].text).toBe('Café ☕');
   });
 
+  it('decodes by the charset given or in the type; a byte order mark wins, an unknown charset is UTF-8', () => {
+    const latin = Buffer.from('1\n00:00:01,000 --> 00:00:02,000\ncaf\xe9 cr\xe8me\n', 'latin1');
+    expect(parseTranscript(latin, 'text/plain; charset=windows-1252').segments[0].text).toBe('café crème');
+    // The format from one type, the charset from another (a feed's type, the server's header).
+    expect(parseTranscript(latin, 'application/srt', 'iso-8859-1').segments[0]).toMatchObject({ start: 1, text: 'café crème' });
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('café crème')]);
+    expect(parseTranscript(bom, 'text/plain; charset=windows-1252').segments[0].text).toBe('café crème');
+    expect(parseTranscript(Buffer.from('café crème'), 'text/plain; charset=x-klingon').segments[0].text).toBe('café crème');
+  });
+
   it('rejects empty and oversized bodies', () => {
     expect(() => parseTranscript(' \n ', 'text/vtt')).toThrow(/empty/);
     expect(() => parseTranscript(Buffer.alloc(MAX_TRANSCRIPT_BYTES + 1, 0x61), 'text/plain')).toThrow(/byte limit/);

@@ -1,3 +1,4 @@
+import { charsetOf, decodeText } from '../../decode-text.js';
 import { MAX_TRANSCRIPT_WORDS } from './build-doc.js';
 import { parseHtmlTranscript } from './parse-html-transcript.js';
 import { parseJsonTranscript } from './parse-json-transcript.js';
@@ -38,27 +39,28 @@ const MIME_FORMATS: Record<string, SourceFormat> = {
 
 /**
  * Reads a publisher transcript (the target of `<podcast:transcript>`) into a
- * {@link TranscriptDoc}, choosing the parser by MIME type (parameters such as
- * `charset` ignored). An unknown type is sniffed from the content (`WEBVTT`
+ * {@link TranscriptDoc}, choosing the parser by MIME type (its parameters
+ * ignored). An unknown type is sniffed from the content (`WEBVTT`
  * signature, SRT timing line, JSON, HTML, else plain text). Publishers often
  * mislabel subtitles, so a body starting with `WEBVTT` is always read as
  * WebVTT and `text/plain` that starts like SRT is read as SRT. When the
  * declared parser rejects the body and the content looks like another
  * format, that format is tried before giving up.
  *
- * Buffers are decoded as UTF-8 unless they start with a UTF-16 byte order mark.
+ * Buffers are decoded by {@link decodeText}: a byte order mark wins, then
+ * `charset` (by default the `charset` parameter of `mimeType`), then UTF-8.
  *
  * @throws TranscriptParseError on empty or oversized input (over
  * {@link MAX_TRANSCRIPT_BYTES} or `MAX_TRANSCRIPT_WORDS`) or input the chosen
  * parser cannot read.
  * @example parseTranscript(body, 'text/vtt; charset=utf-8').segments[0].speaker
  */
-export function parseTranscript(body: string | Buffer, mimeType: string): TranscriptDoc {
+export function parseTranscript(body: string | Buffer, mimeType: string, charset = charsetOf(mimeType)): TranscriptDoc {
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   if (size > MAX_TRANSCRIPT_BYTES) {
     throw new TranscriptParseError(`body is ${size} bytes, over the ${MAX_TRANSCRIPT_BYTES} byte limit`, 'transcript');
   }
-  const text = decode(body).replace(/\r\n?/g, '\n');
+  const text = (typeof body === 'string' ? body.replace(/^\uFEFF/, '') : decodeText(body, charset)).replace(/\r\n?/g, '\n');
   if (text.trim() === '') throw new TranscriptParseError('body is empty', 'transcript');
   // A cheap count up front, so a body of millions of tiny words fails before
   // any parser builds objects for them. Cue numbers and times count too: a
@@ -107,12 +109,4 @@ function countTokens(text: string, limit: number): number {
     inToken = !space;
   }
   return count;
-}
-
-function decode(body: string | Buffer): string {
-  if (typeof body === 'string') return body.replace(/^\uFEFF/, '');
-  if (body[0] === 0xff && body[1] === 0xfe) return new TextDecoder('utf-16le').decode(body.subarray(2));
-  if (body[0] === 0xfe && body[1] === 0xff) return new TextDecoder('utf-16be').decode(body.subarray(2));
-  // TextDecoder drops a UTF-8 byte order mark by itself.
-  return new TextDecoder('utf-8').decode(body);
 }

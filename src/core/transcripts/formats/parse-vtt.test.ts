@@ -55,6 +55,30 @@ describe('parseVtt', () => {
     expect(doc.segments.map((s) => s.text)).toEqual(['early', 'late']);
   });
 
+  it('reads an unreadable "-->" line inside a cue as words, and skips only a cue whose times cannot be read', () => {
+    const doc = parseVtt(
+      [
+        'WEBVTT',
+        '',
+        '00:00.000 --> 00:01.000',
+        '<v Tom & Jerry>Fish &amp; chips &lt;3 are A-->B',
+        'and more',
+        '',
+        '00:01.000 --> soon',
+        'lost',
+        '',
+        'cue-3',
+        '00:02.000 --> 00:03.000',
+        'kept',
+        '',
+      ].join('\n'),
+    );
+    expect(doc.segments).toMatchObject([
+      { start: 0, end: 1, text: 'Fish & chips <3 are A-->B and more', speaker: 'Tom & Jerry' },
+      { start: 2, end: 3, text: 'kept', speaker: null },
+    ]);
+  });
+
   it('rejects a missing signature and unreadable times, naming the line', () => {
     expect(() => parseVtt('00:00.000 --> 00:01.000\nhi\n')).toThrow(TranscriptParseError);
     expect(() => parseVtt('WEBVTTX\n')).toThrow(/WEBVTT/);

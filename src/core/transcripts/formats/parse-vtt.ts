@@ -16,8 +16,10 @@ const SKIPPED_BLOCK = /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/;
  * out by text length. A `Language:` header line sets the document language.
  * Expects `\n` line ends.
  *
- * @throws TranscriptParseError when the `WEBVTT` signature is missing or a
- * timing line cannot be read.
+ * A cue whose timing line cannot be read is left out.
+ *
+ * @throws TranscriptParseError when the `WEBVTT` signature is missing, or
+ * when timing lines were found but none could be read.
  */
 export function parseVtt(text: string): TranscriptDoc {
   const lines = text.split('\n');
@@ -34,6 +36,7 @@ export function parseVtt(text: string): TranscriptDoc {
   const cues: { start: number; end: number; text: string[] }[] = [];
   let current: (typeof cues)[number] | null = null;
   let skipping = false;
+  let unreadable: TranscriptParseError | null = null;
   for (; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === '') {
@@ -42,22 +45,24 @@ export function parseVtt(text: string): TranscriptDoc {
       continue;
     }
     if (skipping) continue;
-    if (line.includes('-->')) {
-      const m = TIMING.exec(line);
-      const start = m ? parseClock(m[1]) : null;
-      const end = m ? parseClock(m[2]) : null;
-      if (start === null || end === null) {
-        throw new TranscriptParseError(`cannot read the cue times "${line.trim()}"`, 'WebVTT', i + 1);
-      }
-      current = { start, end, text: [] };
+    const times = line.includes('-->') ? readTiming(line) : null;
+    if (times) {
+      current = { ...times, text: [] };
       checkSegmentCount(cues.push(current));
     } else if (current) {
+      // Inside a cue's text, an unreadable "-->" line is words ("A-->B"). The parsing
+      // rules would end the cue there and drop the rest of its block; we keep them.
       current.text.push(line);
+    } else if (line.includes('-->')) {
+      // A cue whose timing line cannot be read is skipped, as players do; the others stand.
+      unreadable ??= new TranscriptParseError(`cannot read the cue times "${line.trim()}"`, 'WebVTT', i + 1);
+      skipping = true;
     } else if (!(lines[i + 1] ?? '').includes('-->') || SKIPPED_BLOCK.test(line)) {
       // Not a cue identifier: a comment, style, region or stray block.
       skipping = true;
     }
   }
+  if (cues.length === 0 && unreadable) throw unreadable;
 
   const raw: RawSegment[] = [];
   for (const cue of cues) {
@@ -71,4 +76,11 @@ export function parseVtt(text: string): TranscriptDoc {
     }
   }
   return buildDoc(raw, language);
+}
+
+function readTiming(line: string): { start: number; end: number } | null {
+  const m = TIMING.exec(line);
+  const start = m ? parseClock(m[1]) : null;
+  const end = m ? parseClock(m[2]) : null;
+  return start === null || end === null ? null : { start, end };
 }
