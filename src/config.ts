@@ -31,11 +31,15 @@ const hostPortList = optionalString.transform((v, ctx) => {
   return entries.map((e) => e.toLowerCase());
 });
 
+/** Longest wait between two webhook attempts: 30 days, as deliveries are kept that long by default. */
+const MAX_RETRY_SECONDS = 30 * 86_400;
+
 const secondsList = optionalString.transform((v, ctx) => {
-  const raw = v ?? '60,300,900,3600,14400';
-  const list = raw.split(',').map((s) => Number(s.trim()));
-  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n <= 0)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a comma list of positive whole seconds' });
+  const raw = (v ?? '60,300,900,3600,14400').split(',').map((s) => s.trim());
+  // Plain decimal digits only: Number() would also take 0x10, 1e3 and 1e13 (a date past what can be stored).
+  const list = raw.map((s) => (/^\d{1,9}$/.test(s) ? Number(s) : NaN));
+  if (list.some((n) => !Number.isInteger(n) || n <= 0 || n > MAX_RETRY_SECONDS)) {
+    ctx.addIssue({ code: 'custom', message: `must be a comma list of whole seconds from 1 to ${MAX_RETRY_SECONDS} (30 days)` });
   }
   return list;
 });

@@ -6,8 +6,10 @@ export interface TextToken {
   end: number;
 }
 
-// Letters and digits, with inner apostrophes kept so "marianne's" and "don't" stay one word.
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+// Letters and digits, with inner apostrophes kept so "marianne's" and "don't" stay one word,
+// and combining marks kept inside a word: decomposed text (NFD, as macOS pastes it)
+// writes "ü" as "u" + U+0308, which must not split "Müller" in two.
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’][\p{L}\p{M}]+)*/gu;
 
 /** Normalises one word the same way transcript tokens are normalised. */
 export function normalizeWord(word: string): string {

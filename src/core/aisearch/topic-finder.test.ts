@@ -36,6 +36,20 @@ describe('createTopicFinder', () => {
     expect(r.summary).toContain('1 mention of "weather" at 00:20');
   });
 
+  it('finds a name however its accents are encoded: composed (NFC) or decomposed (NFD), in the topic or the transcript', () => {
+    const nfc = 'We had coffee at Café Müller in Zürich before the flight to São Paulo.';
+    for (const text of [nfc, nfc.normalize('NFD')]) {
+      const accents: SearchableTranscript = { ...doc, segments: [seg(0, text, 'Dana')] };
+      for (const topic of ['Müller', 'Zürich', 'São Paulo', 'Café Müller']) {
+        for (const form of [topic.normalize('NFC'), topic.normalize('NFD')]) {
+          expect(finder.find(accents, form).found, `${JSON.stringify(form)} in ${text === nfc ? 'NFC' : 'NFD'}`).toBe(true);
+        }
+      }
+      // "beck" is not a word of "Lübeck" written decomposed.
+      expect(finder.find({ ...doc, segments: [seg(0, 'A weekend in Lu\u0308beck by the sea.', 'Dana')] }, 'beck').found).toBe(false);
+    }
+  });
+
   it('searches words people usually put around a topic ("podcast", "episode") when they are all that was asked', () => {
     const show: SearchableTranscript = { ...doc, segments: [...doc.segments, seg(90, 'Thanks for listening to the podcast, see you next episode.', 'Dana')] };
     expect(finder.find(show, 'podcast').mentions.map((m) => m.timestampSeconds)).toEqual([90]);
