@@ -3,9 +3,6 @@ import { OutboundError } from '../../infra/outbound/outbound-error.js';
 import type { ClaimedDelivery, AttemptResult } from './delivery-claims.js';
 import { signatureHeader } from './signature.js';
 
-/** Most of a receiver's answer that is read, in bytes; the rest is dropped unread. Default: 64 KB. */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
-
 /** Headers of every delivery, lower-case as sent. */
 export const DELIVERY_HEADERS = {
   event: 'x-service-event',
@@ -36,7 +33,9 @@ export function deliveryBody(d: ClaimedDelivery, at: Date): string {
 }
 
 /**
- * One POST of one delivery. Success is a 2xx within the time limit; a
+ * One POST of one delivery. Success is a 2xx status within the time limit;
+ * the answer's body is never read, so a receiver that answers 200 and then
+ * keeps its connection open (or streams) is delivered at its status. A
  * redirect is answered as it came and counts as a failure, like any other
  * status. The caller's `signal` aborting (shutdown) is rethrown, since the
  * attempt did not reach a result.
@@ -58,8 +57,7 @@ export async function sendAttempt(d: ClaimedDelivery, o: SendOptions): Promise<A
         [DELIVERY_HEADERS.signature]: signatureHeader(o.secrets, t, body),
       },
       body,
-      maxBytes: MAX_RESPONSE_BYTES,
-      truncate: true,
+      headersOnly: true,
       timeoutMs: o.timeoutMs,
       // The whole attempt has one limit; a silent socket must not end it sooner.
       idleTimeoutMs: o.timeoutMs,

@@ -49,6 +49,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Send the active trace's `traceparent` (webhooks: the receiver may join the trace). Default: false. */
   propagateTrace?: boolean;
+  /**
+   * Answer as soon as the status and headers arrive, the body left unread and
+   * the connection closed: for callers that act on the status alone. Default: false.
+   */
+  headersOnly?: boolean;
 }
 
 export interface OutboundResponse {
@@ -158,7 +163,8 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         idleTimeoutMs: opts.idleTimeoutMs ?? 15_000,
       }, deadline.signal);
       const where = redact(final);
-      const read = await readBody(open, opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.truncate ?? false, where);
+      if (opts.headersOnly) open.response.destroy();
+      const read = opts.headersOnly ? { body: Buffer.alloc(0), truncated: false } : await readBody(open, opts.maxBytes ?? DEFAULT_MAX_BYTES, opts.truncate ?? false, where);
       return {
         status: open.response.statusCode ?? 0,
         headers: flattenHeaders(open.response.headers),

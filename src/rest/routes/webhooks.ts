@@ -10,7 +10,7 @@ import { inboxShape } from '../../wire/webhook-shapes.js';
 const eventDocs = [
   'Podtext sends `job.done` as a POST with the JSON body `{event: "job.done", job, sent_at}` to the job\'s `webhook_url`.',
   `Headers: \`X-Service-Event: job.done\`; \`X-Service-Job: <job id>\` (the job's uuid); \`X-Service-Delivery: <uuid>\`, the same on every attempt of one event (use it to drop duplicates); \`X-Service-Signature: t=<unix seconds>,v1=<hex>\`, where \`t\` is this attempt's time and \`sent_at\` its ISO form.`,
-  'Success is a 2xx answer within 30 seconds. Any other status (redirects are not followed), a time-out or a refused connection is retried after 1, 5, 15, 60 and 240 minutes; then delivery stops and the job stays pollable. At most 64 KB of an answer is read.',
+  'Success is a 2xx answer within 30 seconds. Any other status (redirects are not followed), a time-out or a refused connection is retried after 1, 5, 15, 60 and 240 minutes; then delivery stops and the job stays pollable. Only the status is read: the body of an answer is not.',
   'Only https URLs are accepted, and only public addresses, checked when the URL is given and again at every attempt.',
 ].join('\n\n');
 
