@@ -133,3 +133,26 @@ describe('job.done', () => {
     expect(mail.subject).toBe('Your Podtext job is done: 1 of 2 ready');
   });
 });
+
+describe('a job joining work under way', () => {
+  it('is processing from the start when its episode is already being transcribed for another job', async () => {
+    const { tasks } = t.podtext.services.jobs;
+    const [a, b] = [await t.account({ credits: 3 }), await t.account({ credits: 3 })];
+    const guid = newGuid('shared');
+    const episode = { episodes: [{ guid, url: `https://media.example/${guid}.mp3` }] };
+    const first = (await postRequest(t, a.key, episode)).body.job;
+    const claimed = (await tasks.claim('worker-1'))!;
+    expect((await getJob(t, a.key, first.id)).status).toBe('processing');
+    const joined = (await postRequest(t, b.key, episode)).body.job;
+    expect(joined.status).toBe('processing');
+    expect((await getJob(t, b.key, joined.id)).status).toBe('processing');
+    expect(await tasks.complete(claimed, result('both of them'), 'sphinx')).toBe('stored');
+    expect((await getJob(t, b.key, joined.id)).status).toBe('done');
+    // Not yet claimed: a job joining a queued task waits with it.
+    const queuedGuid = newGuid('waiting');
+    const waiting = { episodes: [{ guid: queuedGuid, url: `https://media.example/${queuedGuid}.mp3` }] };
+    await postRequest(t, a.key, waiting);
+    expect((await postRequest(t, b.key, waiting)).body.job.status).toBe('queued');
+    expect(await tasks.complete((await tasks.claim('worker-1'))!, result('later'), 'sphinx')).toBe('stored');
+  });
+});

@@ -134,6 +134,7 @@ export function createRequester(deps: RequesterDeps) {
     await addRequestedEpisodes(tx, transcribe.map((q) => q.episode));
     // Tasks are locked before the account, in transcript order: the order settlements lock in too.
     const tasks = new Map<string, string>();
+    let joinedRunning = false;
     for (const q of [...transcribe].sort((a, b) => a.episode.transcriptId.localeCompare(b.episode.transcriptId))) {
       const task = await queueOrJoinTask(tx, {
         transcriptId: q.episode.transcriptId,
@@ -153,6 +154,7 @@ export function createRequester(deps: RequesterDeps) {
         if (marked === 0) throw new PlanOutdated();
       }
       tasks.set(q.episode.transcriptId, task.id);
+      joinedRunning ||= task.running;
     }
     const [account] = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
     if (!account) throw new DomainError('not_found', 'No such account');
@@ -181,8 +183,12 @@ export function createRequester(deps: RequesterDeps) {
         VALUES (${jobId}::uuid, ${tid}, ${q.episode.position}, ${q.episode.title}, ${tasks.get(tid)}::uuid, ${q.billedHours}, ${q.charged}, ${chargeRef}, ${premiumRef})`;
       charged.set(tid, q.charged);
     }
+    // An episode already being transcribed (for another job) is work under way for this job too:
+    // no worker will claim its task again to say so.
+    const status: 'queued' | 'processing' = joinedRunning ? 'processing' : 'queued';
+    if (joinedRunning) await tx.$executeRaw`UPDATE jobs SET status = 'processing', started_at = ${clock.now()} WHERE id = ${jobId}::uuid`;
     const after = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { credits: true } });
-    return { charged, balance: after.credits };
+    return { charged, balance: after.credits, status };
   }
 
   function insufficient(required: number, available: number): DomainError {
@@ -244,7 +250,7 @@ export function createRequester(deps: RequesterDeps) {
         };
       }
       const jobId = randomUUID();
-      let done: { charged: Map<string, number>; balance: number };
+      let done: { charged: Map<string, number>; balance: number; status: 'queued' | 'processing' };
       try {
         done = await inTransaction(db, (tx) => commit(tx, actor.accountId, input, notify, p, jobId));
       } catch (err) {
@@ -252,7 +258,7 @@ export function createRequester(deps: RequesterDeps) {
         throw err;
       }
       const hasJob = transcribe.length > 0;
-      await deps.afterCommit(hasJob ? [{ jobId, accountId: actor.accountId, status: 'queued' }] : [], [actor.accountId]);
+      await deps.afterCommit(hasJob ? [{ jobId, accountId: actor.accountId, status: done.status }] : [], [actor.accountId]);
       const job = hasJob ? await deps.views.get(db, actor.accountId, jobId) : null;
       const creditsCharged = [...done.charged.values()].reduce((n, c) => n + c, 0);
       return {

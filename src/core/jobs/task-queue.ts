@@ -74,20 +74,20 @@ export interface NewTask {
  * @returns null when the live task finished between the insert and the join
  *   (the caller starts over: the episode may be ready now).
  */
-export async function queueOrJoinTask(tx: Tx, t: NewTask): Promise<{ id: string; created: boolean } | null> {
+export async function queueOrJoinTask(tx: Tx, t: NewTask): Promise<{ id: string; created: boolean; running: boolean } | null> {
   const inserted = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO transcription_tasks (id, transcript_id, lane, audio_url, audio_seconds, max_seconds, max_attempts, lease_seconds, retry_delay_seconds)
     VALUES (${randomUUID()}::uuid, ${t.transcriptId}, ${t.lane}, ${t.audioUrl}, ${t.audioSeconds}, ${t.maxSeconds}, ${t.maxAttempts}, ${t.leaseSeconds}, ${t.retryDelaySeconds})
     ON CONFLICT (transcript_id) WHERE status IN ('queued', 'running') DO NOTHING
     RETURNING id`;
-  if (inserted[0]) return { id: inserted[0].id, created: true };
-  const joined = await tx.$queryRaw<{ id: string }[]>`
+  if (inserted[0]) return { id: inserted[0].id, created: true, running: false };
+  const joined = await tx.$queryRaw<{ id: string; running: boolean }[]>`
     UPDATE transcription_tasks SET
       max_seconds = GREATEST(max_seconds, ${t.maxSeconds}),
       lane = CASE WHEN status = 'queued' AND ${t.lane} = 'fast' THEN 'fast' ELSE lane END
     WHERE id = (SELECT id FROM transcription_tasks WHERE transcript_id = ${t.transcriptId} AND status IN ('queued', 'running') FOR UPDATE)
-    RETURNING id`;
-  return joined[0] ? { id: joined[0].id, created: false } : null;
+    RETURNING id, status = 'running' AS running`;
+  return joined[0] ? { id: joined[0].id, created: false, running: joined[0].running } : null;
 }
 
 /**
