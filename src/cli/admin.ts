@@ -2,7 +2,7 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { boot } from '../boot.js';
-import { MAX_BALANCE } from '../core/accounts/account-service.js';
+import { MAX_BALANCE } from '../core/ledger.js';
 import { openDatabase } from '../infra/db/open-database.js';
 import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';

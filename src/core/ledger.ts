@@ -1,4 +1,4 @@
-import { DomainError } from './errors.js';
+import { DomainError, invalid } from './errors.js';
 import type { Tx } from './transaction.js';
 
 export type LedgerKind = 'grant' | 'charge' | 'refund' | 'cycle_reset';
@@ -41,17 +41,22 @@ async function byReference(tx: Tx, reference: string): Promise<LedgerRow | null>
  * balance can never go below zero: a charge larger than the balance throws
  * `insufficient_credits` and changes nothing.
  */
+/** Largest balance an account can hold, and so the largest grant: the columns are 32-bit integers. */
+export const MAX_BALANCE = 2_147_483_647;
+
 export async function post(tx: Tx, p: Posting): Promise<Posted> {
   if (!Number.isInteger(p.amount)) throw new RangeError('Ledger amounts are whole credits');
   const existing = await byReference(tx, p.reference);
   if (existing) return { entry: existing, duplicate: true };
   const updated = await tx.$queryRaw<{ credits: number }[]>`
     UPDATE accounts SET credits = credits + ${p.amount}
-    WHERE id = ${p.accountId}::uuid AND credits + ${p.amount} >= 0
+    WHERE id = ${p.accountId}::uuid AND credits::bigint + ${p.amount} BETWEEN 0 AND ${MAX_BALANCE}
     RETURNING credits`;
   if (updated.length === 0) {
     const account = await tx.account.findUnique({ where: { id: p.accountId }, select: { credits: true } });
     if (!account) throw new DomainError('not_found', 'No such account');
+    // Checked in the same guarded UPDATE, so two grants at once cannot pass it together.
+    if (p.amount > 0) throw invalid('credits', `the balance (${account.credits}) may grow to at most ${MAX_BALANCE}`);
     throw new DomainError(
       'insufficient_credits',
       `This needs ${-p.amount} credit${p.amount === -1 ? '' : 's'}; the balance is ${account.credits}.`,

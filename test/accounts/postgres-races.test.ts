@@ -28,6 +28,22 @@ describe.skipIf(!hasPostgres())('on PostgreSQL', () => {
     expect(sum._sum.amount).toBe(0);
   });
 
+  it('two grants at once that together would overflow the balance: one passes, the other is refused naming credits, nothing lost', async () => {
+    const acc = await pair.a.account({ credits: 0 });
+    const grant = (service: typeof pair.a.podtext.services.accounts) =>
+      service.grantCredits(acc.email, 1_500_000_000, 'race').then(
+        () => 'ok',
+        (e) => (e instanceof DomainError ? `${e.code}: ${e.message}` : `bug: ${e}`),
+      );
+    const results = await Promise.all([grant(pair.a.podtext.services.accounts), grant(pair.b.podtext.services.accounts)]);
+    expect(results.sort()).toEqual(['invalid_request: credits: the balance (1500000000) may grow to at most 2147483647', 'ok']);
+    const { db } = pair.a.podtext.services;
+    const account = await db.account.findUniqueOrThrow({ where: { id: acc.accountId } });
+    const sum = await db.ledgerEntry.aggregate({ where: { accountId: acc.accountId }, _sum: { amount: true } });
+    expect(account.credits).toBe(1_500_000_000);
+    expect(sum._sum.amount).toBe(account.credits);
+  });
+
   it('after rotation in one process, the old key gets 401 on the next request in the other', async () => {
     // Over real sockets, as clients reach two processes.
     const urlA = await pair.a.podtext.listen();

@@ -12,9 +12,6 @@ import { cycleEnd, startCycle } from './billing-cycle.js';
 import { LIVE_SUBSCRIPTION_STATUSES } from './billing.js';
 import type { Metering } from './metering.js';
 
-/** Largest balance an account can hold, and so the largest grant (the columns are 32-bit integers). */
-export const MAX_BALANCE = 2_147_483_647;
-
 export interface UnlockView {
   transcriptId: string;
   unlockedAt: Date;
@@ -128,8 +125,6 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
     async grantCredits(email: string, credits: number, reason: string): Promise<number> {
       const account = await db.account.findUnique({ where: { email: email.toLowerCase() } });
       if (!account) throw new DomainError('not_found', `No account for ${email}`);
-      // The balance is a 32-bit integer column: refuse here rather than fail in the database.
-      if (account.credits + credits > MAX_BALANCE) throw invalid('credits', `the balance (${account.credits}) may grow to at most ${MAX_BALANCE}`);
       const { entry } = await inTransaction(db, (tx) =>
         ledger.grant(tx, account.id, credits, `admin-grant:${account.id}:${clock.now().toISOString()}`, reason),
       );
