@@ -155,4 +155,18 @@ describe('a job joining work under way', () => {
     expect((await postRequest(t, b.key, waiting)).body.job.status).toBe('queued');
     expect(await tasks.complete((await tasks.claim('worker-1'))!, result('later'), 'sphinx')).toBe('stored');
   });
+
+  it('a task that has run long with nothing done is not promised in a few seconds: its ready time follows its own pace', async () => {
+    const { tasks } = t.podtext.services.jobs;
+    const a = await t.account({ credits: 3 });
+    const guid = newGuid('slow');
+    const job = (await postRequest(t, a.key, { episodes: [{ guid, url: `https://media.example/${guid}.mp3`, secs: 60 }] })).body.job;
+    const claimed = (await tasks.claim('worker-1'))!;
+    const readyIn = async () => (Date.parse((await getJob(t, a.key, job.id)).estimated_ready_at as string) - Date.now()) / 1000;
+    expect(await readyIn()).toBeLessThan(600);
+    // The worker has been at it for an hour without finishing a chunk.
+    await t.podtext.services.db.$executeRaw`UPDATE transcription_tasks SET claimed_at = now() - interval '1 hour' WHERE id = ${claimed.id}::uuid`;
+    expect(await readyIn()).toBeGreaterThan(3600);
+    expect(await tasks.complete(claimed, result('at last'), 'sphinx')).toBe('stored');
+  });
 });

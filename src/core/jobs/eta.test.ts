@@ -75,6 +75,22 @@ describe('ETA arithmetic', () => {
       expect(scheduleSeconds([task(90, true), task(15, true)], std, 2)).toBe(Math.ceil(Math.max(5 + 15 + 15, 5 + 12.5, 5 + 15 + 15)));
     });
 
+    it('a running last task is never promised sooner than its own pace allows', () => {
+      const rates = { standard: std, fast: cost(20) };
+      // 146 s on an endpoint assumed 20 × real time: about 8 s, however long it has already run.
+      const quick = estimateSeconds({ before: work(0), last: last('fast', 146) }, rates, 1, 1);
+      expect(quick).toBeLessThan(10);
+      // Running 100 s with nothing done: at most half done, so at least as long again, twice over.
+      expect(estimateSeconds({ before: work(0), last: { ...last('fast', 146), runningSeconds: 100 } }, rates, 1, 1)).toBe(200);
+      // A fifth done in 100 s: taken as half done, so 160 s more.
+      expect(estimateSeconds({ before: work(0), last: { ...last('fast', 150, 120), runningSeconds: 100 } }, rates, 1, 1)).toBe(160);
+      // Three quarters done in 300 s: 100 s more at that pace.
+      expect(estimateSeconds({ before: work(0), last: { ...last('fast', 200, 50), runningSeconds: 300 } }, rates, 1, 1)).toBe(100);
+      // Just claimed, or a model that already expects longer: the model stands.
+      expect(estimateSeconds({ before: work(0), last: { ...last('fast', 146), runningSeconds: 0 } }, rates, 1, 1)).toBe(quick);
+      expect(estimateSeconds({ before: work(0), last: { ...last('standard', 3600), runningSeconds: 10 } }, { standard: cost(2.5), fast: cost(20) }, 1)).toBe(1440);
+    });
+
     it('work too far ahead to detail drains first over every slot', () => {
       const queue = { before: work(0), last: last('standard', 40), schedule: { bulk: { audio: 400, tasks: 2 }, tasks: [task(40, true)] } };
       expect(estimateSeconds(queue, { standard: std, fast: cost(20) }, 2)).toBe((200 + 10) / 2 + 25);

@@ -61,6 +61,21 @@ export interface LastTask {
   remaining: number;
   /** Whole length, which decides how many chunks (and so slots) it can use. */
   audioSeconds: number;
+  /** Seconds since a worker claimed it, while it runs. */
+  runningSeconds?: number;
+}
+
+/**
+ * The least a running last task still needs, from its own pace: what it did
+ * in the time it has run, extrapolated (and, before half of it is done,
+ * taken as at most half done). A lane's measured rate is learned only when
+ * whole tasks finish; until then a slow engine (a fast-lane endpoint far
+ * slower than assumed) would be promised done in a few seconds, again and again.
+ */
+export function paceFloorSeconds(last: LastTask | null): number {
+  if (!last?.runningSeconds || last.audioSeconds <= 0) return 0;
+  const done = Math.max(0, 1 - last.remaining / last.audioSeconds);
+  return Math.ceil((last.runningSeconds * (1 - done)) / Math.max(done, 0.5));
 }
 
 /** The share of a task still to do, by which it still pays the lane's fixed cost. */
@@ -171,10 +186,12 @@ export interface JobQueue {
  * (`scheduleSeconds`) after the fast lane's work and the standard work too far
  * ahead to detail have drained; a fast-lane job waits for the work before its
  * last task, then spreads that over the endpoint's concurrent requests
- * (`jobSeconds`).
+ * (`jobSeconds`). Never less than a running last task's own pace allows
+ * (`paceFloorSeconds`).
  */
 export function estimateSeconds(queue: JobQueue, rates: LaneRates, slots: number, fastConcurrency = 1): number {
-  if (!queue.schedule) return jobSeconds(queue.before, queue.last, rates, slots, fastConcurrency);
+  const floor = paceFloorSeconds(queue.last);
+  if (!queue.schedule) return Math.max(floor, jobSeconds(queue.before, queue.last, rates, slots, fastConcurrency));
   const startAt = drainSeconds({ standard: queue.schedule.bulk, fast: queue.before.fast }, rates, slots, fastConcurrency);
-  return scheduleSeconds(queue.schedule.tasks, rates.standard, slots, startAt);
+  return Math.max(floor, scheduleSeconds(queue.schedule.tasks, rates.standard, slots, startAt));
 }

@@ -51,9 +51,11 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   const out = new Map<string, QueueAhead | null>(jobIds.map((id) => [id, null]));
   if (jobIds.length === 0) return out;
   const mine = Prisma.sql`
-    SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
+    SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
+      CASE WHEN t.status = 'running' THEN extract(epoch FROM now() - t.claimed_at)::float8 END AS running_seconds
+    FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
     WHERE je.job_id = ANY(${jobIds}::uuid[]) AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
-  const own = await db.$queryRaw<{ job_id: string; id: string; lane: Lane; audio_seconds: number; progress: number; k: bigint }[]>`${mine}`;
+  const own = await db.$queryRaw<{ job_id: string; id: string; lane: Lane; audio_seconds: number; progress: number; k: bigint; running_seconds: number | null }[]>`${mine}`;
   if (own.length === 0) return out;
   const jobs = new Map<string, { last: (typeof own)[number]; ids: Set<string> }>();
   for (const task of own) {
@@ -89,7 +91,8 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   for (const [jobId, { last, ids }] of jobs) {
     const summed = sumByLane(rows.filter((r) => r.job_id === jobId));
     const audio = Number(last.audio_seconds);
-    const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio } };
+    const runningSeconds = last.running_seconds === null ? undefined : Math.max(0, Number(last.running_seconds));
+    const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio, runningSeconds } };
     if (last.lane === 'standard') {
       const upTo = detail.filter((d) => d.k <= last.k);
       const tasks = upTo.slice(-DETAILED_TASKS).map((d) => scheduled({ ...d, mine: ids.has(d.id) }));
