@@ -92,6 +92,13 @@ describe('a topic that names a category', () => {
     expect(finder.find(doc('Last week Apple announced a new phone.'), 'fruit').found).toBe(false);
   });
 
+  it('takes the same word starting a sentence as that name too, unless the transcript also writes it in lower case', () => {
+    const keynote = doc('Apple announced a new phone today.', ...filler, 'Analysts expect Apple to sell millions of them.');
+    expect(finder.find(keynote, 'fruit').found).toBe(false);
+    const orchard = doc('Apple trees need a cold winter.', ...filler, 'Analysts expect Apple to sell millions of them.', ...filler, 'We picked an apple and two pears.');
+    expect(quotes(finder.find(orchard, 'fruit'))).toContain('We picked an apple and two pears.');
+  });
+
   it('leaves categories too broad to stand for their members alone', () => {
     expect(finder.find(doc('The cherry tomatoes were lovely.'), 'food').found).toBe(false);
     expect(finder.find(doc('A private motorcar is parked for ninety five percent of its life.'), 'sports').found).toBe(false);

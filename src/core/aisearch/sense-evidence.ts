@@ -25,6 +25,22 @@ function isNameUse(p: PreparedTranscript, h: Hit): boolean {
 }
 
 /**
+ * One-word spellings that some hit uses as a name ("Analysts expect Apple to")
+ * and that the transcript never writes in lower case: one sense per discourse,
+ * so the same word starting a sentence ("Apple announced…") is that name too.
+ */
+function namesInDiscourse(p: PreparedTranscript, hits: Hit[]): Set<string> {
+  const named = new Set(hits.filter((h) => h.length === 1 && h.doubt?.narrower && isNameUse(p, h)).map((h) => p.norm[h.token]));
+  if (named.size === 0) return named;
+  for (let i = 0; i < p.norm.length; i++) {
+    if (!named.has(p.norm[i])) continue;
+    const first = p.text.charAt(p.tokenStart[i]);
+    if (first === first.toLowerCase()) named.delete(p.norm[i]);
+  }
+  return named;
+}
+
+/**
  * Weighs a relative by what its surroundings in the transcript show about
  * its sense. Three kinds of evidence, all from the transcript's own words:
  *
@@ -47,9 +63,10 @@ function isNameUse(p: PreparedTranscript, h: Hit): boolean {
  *   the topic in their sure sense ("beans", "tomatoes" for "vegetables"), it
  *   is talking about that class, and a doubtful member ("carrot", first the
  *   plant) is taken in its class sense too.
- * - Names: a narrower word written with a capital inside a sentence ("Apple
- *   announced", "Jaguar") names a company or a person there, not a member of
- *   the class, and counts half.
+ * - Names: a narrower word written with a capital inside a sentence ("expect
+ *   Apple to", "Jaguar") names a company or a person there, not a member of
+ *   the class, and counts half; so does the same word starting a sentence
+ *   when the transcript never writes it in lower case.
  *
  * Hits without doubt (exact words, respellings, plain synonyms) pass through unchanged.
  *
@@ -64,13 +81,15 @@ export function weighSenseEvidence(p: PreparedTranscript, hits: Hit[], isCompoun
   for (const h of hits) {
     if (h.doubt && h.doubt.sense < 1 && isNear(exactUnits, p.tokenUnit[h.token])) settled.add(surface(h));
   }
-  const sureMembers = new Set(hits.filter((h) => h.doubt?.narrower && h.doubt.sense === 1 && h.doubt.pos === 1 && !isNameUse(p, h)).map(surface));
+  const named = namesInDiscourse(p, hits);
+  const asName = (h: Hit) => isNameUse(p, h) || (h.length === 1 && named.has(p.norm[h.token]));
+  const sureMembers = new Set(hits.filter((h) => h.doubt?.narrower && h.doubt.sense === 1 && h.doubt.pos === 1 && !asName(h)).map(surface));
   return hits.map((h) => {
     if (!h.doubt) return h;
     let weight = h.weight;
     const vouched = settled.has(surface(h)) || (h.doubt.narrower && sureMembers.size >= FELLOW_MEMBERS && !sureMembers.has(surface(h)));
     if (h.doubt.sense < 1 && vouched) weight /= h.doubt.sense;
-    if (h.doubt.narrower && isNameUse(p, h)) weight *= NAME_FACTOR;
+    if (h.doubt.narrower && asName(h)) weight *= NAME_FACTOR;
     if (h.doubt.pos < 1 && h.doubt.noun && h.token > 0 && NOUN_MARKERS.has(p.norm[h.token - 1])) weight /= h.doubt.pos;
     const next = h.token + 1;
     if (h.length === 1 && next < p.norm.length && p.tokenSegment[next] === p.tokenSegment[h.token] && isCompound([p.norm[h.token], p.norm[next]])) {
