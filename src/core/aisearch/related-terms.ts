@@ -26,6 +26,13 @@ export interface RelatedTerm {
   posDiscount: number;
   /** True when it comes from the topic word's first sense in its part of speech, the sense it almost surely means. */
   firstSense: boolean;
+  /**
+   * Set when it names one thing, a WordNet instance ("Nero" under "Roman
+   * emperor", "Jupiter" under "planet"): `name` when every sense of the
+   * spelling is such a name, `word` when it is also an everyday word
+   * ("Barber" the composer, "turkey"). Null for classes.
+   */
+  instance: 'name' | 'word' | null;
 }
 
 export interface RelatedTerms {
@@ -57,6 +64,8 @@ const tooGeneral = new Set(
 const maxSenses: Record<WordnetPos, number> = { n: 3, v: 2, a: 2, r: 1 };
 const senseFactor = [1, 0.85, 0.7];
 const MAX_HYPONYM_SYNSETS = 150;
+/** Named instances read under one sense: WordNet files 400–700 rivers, cities or composers under one class. */
+const MAX_INSTANCE_SYNSETS = 1000;
 /**
  * Members of a category: narrower words below the one-step hyponyms, weighted
  * by depth. Both weights stay above the single-concept threshold (0.45) so a
@@ -154,6 +163,17 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       return out;
     };
 
+    // True when every sense WordNet has for the spelling is an instance: it cannot be an everyday word.
+    const onlyNames = (lemma: string, via: WordnetSynset): boolean =>
+      posList.every((pos) =>
+        baseFormCandidates(lemma, pos).every((b) => {
+          const own = reader.lookup(b, pos);
+          if (!own) return true;
+          if (pos !== 'n' || b !== lemma) return false;
+          return own.offsets.every((o) => o === via.offset || reader.synset('n', o).pointers.some((q) => q.symbol === '@i'));
+        }),
+      );
+
     const add = (lemma: string, weight: number, relation: Relation, via: WordnetSynset | null, firstSense = false): void => {
       if (self.has(lemma) || !/^[a-z][a-z' -]*[a-z]$/.test(lemma)) return;
       const single = !lemma.includes(' ');
@@ -188,7 +208,8 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       }
       w *= senseDiscount * posDiscount;
       const prev = best.get(lemma);
-      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense });
+      const instance = via?.pointers.some((q) => q.symbol === '@i') ? (onlyNames(lemma, via) ? 'name' : 'word') : null;
+      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense, instance });
     };
 
     // The category's members: hyponyms of hyponyms, breadth first, down to the member depth. A category
@@ -237,6 +258,7 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
         const mainSense = r === 0 || read[r].twin || (r === 1 && posFactor === 1 && e.tagSenseCount >= 2);
         for (const w of syn.words) add(w, 0.8 * m, 'synonym', syn);
         let hyponyms = 0;
+        let instances = 0;
         for (const p of syn.pointers) {
           if (p.symbol === '@' || p.symbol === '@i') {
             const hyper = reader.synset(p.pos, p.offset);
@@ -247,8 +269,7 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
               const head = parts[parts.length - 1];
               if (r === 0 && posFactor === 1 && parts.length > 1 && p.pos === 'n' && headIsAncestor(head, hyper)) add(head, 0.5 * m, 'head', null);
             }
-          } else if (p.symbol === '~' && mainSense && hyponyms < MAX_HYPONYM_SYNSETS) {
-            hyponyms++;
+          } else if ((p.symbol === '~' || p.symbol === '~i') && mainSense && (p.symbol === '~' ? hyponyms++ < MAX_HYPONYM_SYNSETS : instances++ < MAX_INSTANCE_SYNSETS)) {
             const hypo = reader.synset(p.pos, p.offset);
             for (const w of hypo.words) add(w, 0.55 * m, 'hyponym', hypo, r === 0 || read[r].twin);
           } else if ((p.symbol === '+' || p.symbol === '\\') && (p.sourceWord === 0 || p.sourceWord === selfIndex)) {

@@ -99,6 +99,23 @@ describe('a topic that names a category', () => {
     expect(quotes(finder.find(orchard, 'fruit'))).toContain('We picked an apple and two pears.');
   });
 
+  it('finds the named members of a class: a Roman emperor, the planets, a river', () => {
+    expect(quotes(finder.find(doc(...filler, 'The story goes that Nero fiddled while the city burned.'), 'roman emperor'))).toEqual(['The story goes that Nero fiddled while the city burned.']);
+    expect(finder.find(doc('Tonight we saw Mars and Jupiter from the garden.'), 'planets').found).toBe(true);
+    expect(finder.find(doc('We walked along the Thames, then went home.'), 'rivers').found).toBe(true);
+    // Recognised speech has no capitals: a spelling that is only ever a name is still that name.
+    expect(finder.find(doc('the story goes that nero fiddled while the city burned'), 'roman emperor').found).toBe(true);
+  });
+
+  it('does not take a named member inside a longer name, nor an everyday word that is also a name', () => {
+    expect(finder.find(doc('Bruno Mars sang at the halftime show.'), 'planets').found).toBe(false);
+    expect(finder.find(doc('Tonight we saw Jupiter Ascending at the cinema.'), 'planets').found).toBe(false);
+    expect(finder.find(doc('Thames Water raised its prices again.'), 'rivers').found).toBe(false);
+    // "Barber" the composer: the hairdresser is no composer; the full name is.
+    expect(finder.find(doc('My barber cut my hair too short.'), 'composers').found).toBe(false);
+    expect(finder.find(doc('Samuel Barber wrote the adagio.'), 'composers').found).toBe(true);
+  });
+
   it('leaves categories too broad to stand for their members alone', () => {
     expect(finder.find(doc('The cherry tomatoes were lovely.'), 'food').found).toBe(false);
     expect(finder.find(doc('A private motorcar is parked for ninety five percent of its life.'), 'sports').found).toBe(false);

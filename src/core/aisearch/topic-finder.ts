@@ -91,7 +91,7 @@ export function createTopicFinder(options: TopicFinderOptions = {}): TopicFinder
     if (parsed.concepts.length === 0) return [];
     const terms = related;
     const hits = parsed.concepts.map((c) =>
-      discountStrayRelatives(p, weighSenseEvidence(p, findHits(p, c, (w) => terms.isCommonWord(w)), (w) => terms.isCompound(w))),
+      discountStrayRelatives(p, weighSenseEvidence(p, findHits(p, c, (w) => terms.isCommonWord(w)), (w) => terms.isCompound(w), (w) => terms.isCommonWord(w))),
     );
     const pool = rankUnits(p, parsed, hits).slice(0, POOL_SIZE);
     const chosen: { unit: number; words: Set<string>; score: number; labels: string[] }[] = [];

@@ -32,6 +32,8 @@ export interface Doubt {
    * as a body of water) depend on the topic meaning that sense.
    */
   narrower: boolean;
+  /** Set when the relative names one thing ("Nero" for "Roman emperor"); see `RelatedTerm.instance`. */
+  instance: 'name' | 'word' | null;
 }
 
 /** One thing the topic asks for: a word, a compound, a quoted phrase or a name. */
@@ -157,7 +159,7 @@ export function parseTopic(topic: string, related: RelatedTerms, stem: (norm: st
           const rKey = `${rStems.join(' ')}|${rWords[rWords.length - 1]}`;
           if (known.has(rKey)) continue;
           known.add(rKey);
-          const doubt = { sense: r.senseDiscount, pos: r.posDiscount, noun: r.pos === 'n', narrower: (r.relation === 'hyponym' || r.relation === 'member') && r.firstSense };
+          const doubt = { sense: r.senseDiscount, pos: r.posDiscount, noun: r.pos === 'n', narrower: (r.relation === 'hyponym' || r.relation === 'member') && r.firstSense, instance: r.instance };
           alternatives.push({ stems: rStems, words: rWords, weight: r.weight, kind: 'related', label: r.lemma, doubt });
         }
       }
