@@ -8,6 +8,7 @@ import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { fromAnotherOrigin } from './cross-site.js';
 import { formRefused } from './form-refused.js';
 import { errorPage } from './pages/error-page.js';
+import { readForm } from './read-form.js';
 
 /** The website's sign-in cookie. */
 export const SESSION_COOKIE = 'podtext_session';
@@ -69,7 +70,7 @@ export async function signOut(c: Context<RestEnv>): Promise<void> {
 export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   if (fromAnotherOrigin(c)) return formRefused(c);
   const token = sessionToken(c);
-  const form = await c.req.parseBody();
+  const form = await readForm(c);
   const given = typeof form.csrf === 'string' ? form.csrf : null;
   if (!token || !c.get('services').sessions.checkCsrf(token, given)) return formRefused(c);
   await next();

@@ -28,6 +28,7 @@ import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
 import { admitAction, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
 
@@ -144,7 +145,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   });
 
   app.post('/register', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     const actor = await siteActor(c);
     const fromSignin = form.from === 'signin';
     try {
@@ -166,7 +167,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     return c.html(signinPage({ next: localPath(c.req.query('next'), '/account'), sent, formCsrf: formToken(c) }, chrome(c, await siteActor(c))));
   });
   app.post('/signin', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     const next = localPath(form.next, '/account');
     try {
       await signIn(c, String(form.key ?? ''));
@@ -183,7 +184,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
 
   app.get('/confirm', async (c) => c.html(confirmPage(c.req.query('token') ?? '', formToken(c), chrome(c, await siteActor(c)))));
   app.post('/confirm', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     try {
       const r = await c.get('services').registration.confirm(String(form.token ?? ''));
       const csrf = await signIn(c, r.key);
@@ -348,7 +349,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   });
   app.post('/account/checkout', requireCsrf, admitAction('startCheckout'), async (c) => {
     const actor = c.get('actor');
-    const plan = String((await c.req.parseBody()).plan ?? '');
+    const plan = String((await readForm(c)).plan ?? '');
     try {
       return c.redirect((await c.get('services').billing.checkout(actor, plan)).url, 303);
     } catch (err) {
