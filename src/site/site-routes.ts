@@ -17,7 +17,7 @@ import { registerDocsPages } from './docs-pages.js';
 import { formLimit } from './form-limit.js';
 import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
-import { accountPage } from './pages/account-page.js';
+import { accountPage, failureNote } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
 import { DOWNLOADS, episodePage } from './pages/episode-page.js';
 import { pageHeaders } from './page-headers.js';
@@ -101,7 +101,7 @@ function jobEvent(j: JobView) {
     total: j.total,
     created: stamp(j.createdAt),
     titles: j.episodes.map((e) => e.title),
-    episodes: j.episodes.map((e) => ({ id: e.transcriptId, title: e.title, ready: e.status === 'ready' })),
+    episodes: j.episodes.map((e) => ({ id: e.transcriptId, title: e.title, ready: e.status === 'ready', failed: e.status === 'failed' ? failureNote(e) : null })),
   };
 }
 
