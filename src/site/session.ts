@@ -97,11 +97,13 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     stampRateLimit(c, admission.headers);
     const err = admission.error;
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
+    // Refused, yet still signed in: the page's navigation says so.
+    const chrome = { signedIn: true, csrf: csrfToken(c) };
     if (err?.code === 'rate_limited') {
       if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
-      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`), 429);
+      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
     }
-    if (err) return c.html(errorPage(400, 'That did not work', err.message), 400);
+    if (err) return c.html(errorPage(400, 'That did not work', err.message, chrome), 400);
     c.set('actor', admission.actor!);
     await next();
   };

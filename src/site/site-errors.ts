@@ -3,13 +3,21 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, errorStatus } from '../core/errors.js';
 import { databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
+import type { RestEnv } from '../rest/env.js';
 import { errorPage } from './pages/error-page.js';
+import { csrfToken, siteActor } from './session.js';
 
 const MACHINE_PATHS = ['/api/', '/graphql', '/hooks/', '/billing/webhook', '/openapi.json', '/llms.txt', '/livez', '/readyz', '/metrics'];
 
 /** Whether a path belongs to the website (pages) rather than the API. */
 export function isSitePath(path: string): boolean {
   return !MACHINE_PATHS.some((p) => path === p || path.startsWith(p));
+}
+
+/** No page at this address; a signed-in browser keeps its Account and Sign out links. */
+export async function sitePageNotFound(c: Context<RestEnv>) {
+  const actor = await siteActor(c);
+  return c.html(errorPage(404, 'Page not found', `There is no page at ${c.req.path}.`, { signedIn: actor !== null, csrf: actor ? csrfToken(c) : '' }), 404);
 }
 
 /**

@@ -75,12 +75,12 @@ function toSignIn(c: C) {
  * A page address that names nothing valid is not found; a form's bad value is
  * a 400, like any other refused action.
  */
-function failedPage(c: C, err: unknown) {
+function failedPage(c: C, err: unknown, actor: Actor | null) {
   if (!(err instanceof DomainError)) throw err;
-  if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message), 404);
+  if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message, chrome(c, actor)), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
   const status = errorStatus[err.code] as ContentfulStatusCode;
-  return c.html(errorPage(status, 'That did not work', err.message), status);
+  return c.html(errorPage(status, 'That did not work', err.message, chrome(c, actor)), status);
 }
 
 async function orNull<T>(p: Promise<T>): Promise<T | null> {
@@ -191,7 +191,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       c.header('cache-control', 'no-store');
       return c.html(keyShownPage(r, { signedIn: true, csrf }));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, await siteActor(c));
     }
   });
 
@@ -202,7 +202,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const list = await c.get('services').discovery.episodes(actor, c.req.param('feedId'), { max: 100, after: after ?? undefined });
       return c.html(showPage(list, chrome(c, actor), { after }));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -227,7 +227,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const flash = c.req.query('done') === 'unlocked' ? 'Unlocked: the transcript is yours, here and through the API.' : null;
       return c.html(episodePage({ ...info, doc, locked, quote, flash }, chrome(c, actor)));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -244,7 +244,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const out = await c.get('services').transcripts.read(admission.actor, id, format, { timestamps: format === 'json', words: false });
       return c.body(out.body, 200, { 'content-type': out.contentType, 'content-disposition': `attachment; filename="${id}.${format}"` });
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, await siteActor(c));
     }
   });
 
@@ -258,7 +258,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       return c.html(billingSuccessPage(r, own, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`), statusOf(err));
+      return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`, chrome(c, actor)), statusOf(err));
     }
   });
 
@@ -268,7 +268,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const r = await c.get('services').transcripts.unlock(actor, c.req.param('id'));
       return c.redirect(`/t/${r.transcriptId}?done=unlocked`, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -280,7 +280,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const r = await c.get('services').jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
       return c.redirect(r.job ? `/account?job=${r.job.id}` : `/t/${info.transcriptId}`, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -344,7 +344,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     try {
       return c.redirect((await c.get('services').billing.portal(actor)).url, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
   app.post('/account/checkout', requireCsrf, admitAction('startCheckout'), async (c) => {
@@ -353,7 +353,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     try {
       return c.redirect((await c.get('services').billing.checkout(actor, plan)).url, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
