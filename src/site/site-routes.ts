@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../core/accounts/actor.js';
@@ -14,6 +14,7 @@ import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
 import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
+import { fromAnotherOrigin } from './cross-site.js';
 import { formLimit } from './form-limit.js';
 import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
@@ -177,7 +178,12 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     }
     return c.redirect(next, 303);
   });
-  app.post('/signout', requireCsrf, async (c) => {
+  // A second tab's Sign out, after the first signed this browser out: there is nothing left to end, so it is not a refused form.
+  const alreadySignedOut: MiddlewareHandler<RestEnv> = async (c, next) => {
+    if (!sessionToken(c) && !fromAnotherOrigin(c)) return c.redirect('/', 303);
+    await next();
+  };
+  app.post('/signout', alreadySignedOut, requireCsrf, async (c) => {
     await signOut(c);
     return c.redirect('/', 303);
   });

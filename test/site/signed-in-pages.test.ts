@@ -74,4 +74,18 @@ describe('a signed-in browser', () => {
     // A visitor's missing page offers to sign in.
     expect(await (await t.request('/no/such/page')).text()).toContain('<a href="/signin">Sign in</a>');
   });
+
+  it("signs out from a second tab after the first already did: home, not a refused form; another site's post is still refused", async () => {
+    const { cookie, csrf } = await signedIn();
+    const signOut = (headers: Record<string, string>) =>
+      t.request('/signout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers }, body: new URLSearchParams({ csrf }).toString(), redirect: 'manual' });
+    const first = await signOut({ cookie });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('set-cookie')).toMatch(/^podtext_session=;/);
+    // The browser dropped its cookie; the other tab's form still carries the old token.
+    const second = await signOut({});
+    expect(second.status).toBe(303);
+    expect(second.headers.get('location')).toBe('/');
+    expect((await signOut({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+  });
 });
