@@ -18,8 +18,7 @@ import { inputGuard } from './rest/middleware/input-guard.js';
 import { MemoRouter } from './memo-router.js';
 import { llmsText, openApiDocument } from './rest/openapi-document.js';
 import { registerInboxReceiver } from './rest/routes/webhooks.js';
-import { errorPage } from './site/pages/error-page.js';
-import { isSitePath, sitePageError } from './site/site-errors.js';
+import { isSitePath, sitePageError, sitePageNotFound } from './site/site-errors.js';
 import { registerBillingReceivers } from './rest/routes/billing-webhook.js';
 import { type OperationsHooks, registerOperationsRoutes } from './site/operations-routes.js';
 import { pageHeaders } from './site/page-headers.js';
@@ -51,7 +50,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   // The website answers with pages; the API and machine paths with the error body.
   app.onError((err, c) => (isSitePath(c.req.path) ? sitePageError(c, err, services.log) : onError(err, c)));
   app.notFound((c) =>
-    isSitePath(c.req.path) ? c.html(errorPage(404, 'Page not found', `There is no page at ${c.req.path}.`), 404) : c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404),
+    isSitePath(c.req.path) ? sitePageNotFound(c) : c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}`), 404),
   );
   app.use('*', headLength);
   // Not async: a middleware that only passes on returns next's promise instead of wrapping it in one more.

@@ -4,6 +4,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { RestEnv } from '../rest/env.js';
 import { fromAnotherOrigin } from './cross-site.js';
 import { formRefused } from './form-refused.js';
+import { readForm } from './read-form.js';
 
 /**
  * The CSRF token of the forms a visitor posts before having a session (sign
@@ -55,7 +56,7 @@ export const requireFormToken: MiddlewareHandler<RestEnv> = async (c, next) => {
   if (fromAnotherOrigin(c)) return formRefused(c);
   const cookie = getCookie(c, cookieName(c).name);
   if (fromAScript(c, cookie)) return next();
-  const form = await c.req.parseBody();
+  const form = await readForm(c);
   const given = Buffer.from(typeof form.csrf === 'string' ? form.csrf : '');
   const want = Buffer.from(cookie && WELL_FORMED.test(cookie) ? tokenFor(cookie) : '');
   if (want.length === 0 || given.length !== want.length || !timingSafeEqual(given, want)) return formRefused(c);

@@ -8,6 +8,7 @@ import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { fromAnotherOrigin } from './cross-site.js';
 import { formRefused } from './form-refused.js';
 import { errorPage } from './pages/error-page.js';
+import { readForm } from './read-form.js';
 
 /** The website's sign-in cookie. */
 export const SESSION_COOKIE = 'podtext_session';
@@ -69,7 +70,7 @@ export async function signOut(c: Context<RestEnv>): Promise<void> {
 export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   if (fromAnotherOrigin(c)) return formRefused(c);
   const token = sessionToken(c);
-  const form = await c.req.parseBody();
+  const form = await readForm(c);
   const given = typeof form.csrf === 'string' ? form.csrf : null;
   if (!token || !c.get('services').sessions.checkCsrf(token, given)) return formRefused(c);
   await next();
@@ -96,11 +97,13 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     stampRateLimit(c, admission.headers);
     const err = admission.error;
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
+    // Refused, yet still signed in: the page's navigation says so.
+    const chrome = { signedIn: true, csrf: csrfToken(c) };
     if (err?.code === 'rate_limited') {
       if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
-      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`), 429);
+      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
     }
-    if (err) return c.html(errorPage(400, 'That did not work', err.message), 400);
+    if (err) return c.html(errorPage(400, 'That did not work', err.message, chrome), 400);
     c.set('actor', admission.actor!);
     await next();
   };

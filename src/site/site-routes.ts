@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { streamSSE } from 'hono/streaming';
 import type { Actor } from '../core/accounts/actor.js';
@@ -14,10 +14,11 @@ import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
 import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
+import { fromAnotherOrigin } from './cross-site.js';
 import { formLimit } from './form-limit.js';
 import { formToken, requireFormToken } from './form-token.js';
 import type { PageChrome } from './layout.js';
-import { accountPage } from './pages/account-page.js';
+import { accountPage, failureNote } from './pages/account-page.js';
 import { confirmPage, keyShownPage } from './pages/confirm-page.js';
 import { DOWNLOADS, episodePage } from './pages/episode-page.js';
 import { pageHeaders } from './page-headers.js';
@@ -28,6 +29,7 @@ import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
 import { admitAction, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
 
@@ -74,12 +76,12 @@ function toSignIn(c: C) {
  * A page address that names nothing valid is not found; a form's bad value is
  * a 400, like any other refused action.
  */
-function failedPage(c: C, err: unknown) {
+function failedPage(c: C, err: unknown, actor: Actor | null) {
   if (!(err instanceof DomainError)) throw err;
-  if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message), 404);
+  if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message, chrome(c, actor)), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
   const status = errorStatus[err.code] as ContentfulStatusCode;
-  return c.html(errorPage(status, 'That did not work', err.message), status);
+  return c.html(errorPage(status, 'That did not work', err.message, chrome(c, actor)), status);
 }
 
 async function orNull<T>(p: Promise<T>): Promise<T | null> {
@@ -100,7 +102,7 @@ function jobEvent(j: JobView) {
     total: j.total,
     created: stamp(j.createdAt),
     titles: j.episodes.map((e) => e.title),
-    episodes: j.episodes.map((e) => ({ id: e.transcriptId, title: e.title, ready: e.status === 'ready' })),
+    episodes: j.episodes.map((e) => ({ id: e.transcriptId, title: e.title, ready: e.status === 'ready', failed: e.status === 'failed' ? failureNote(e) : null })),
   };
 }
 
@@ -144,7 +146,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   });
 
   app.post('/register', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     const actor = await siteActor(c);
     const fromSignin = form.from === 'signin';
     try {
@@ -166,7 +168,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     return c.html(signinPage({ next: localPath(c.req.query('next'), '/account'), sent, formCsrf: formToken(c) }, chrome(c, await siteActor(c))));
   });
   app.post('/signin', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     const next = localPath(form.next, '/account');
     try {
       await signIn(c, String(form.key ?? ''));
@@ -176,21 +178,26 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     }
     return c.redirect(next, 303);
   });
-  app.post('/signout', requireCsrf, async (c) => {
+  // A second tab's Sign out, after the first signed this browser out: there is nothing left to end, so it is not a refused form.
+  const alreadySignedOut: MiddlewareHandler<RestEnv> = async (c, next) => {
+    if (!sessionToken(c) && !fromAnotherOrigin(c)) return c.redirect('/', 303);
+    await next();
+  };
+  app.post('/signout', alreadySignedOut, requireCsrf, async (c) => {
     await signOut(c);
     return c.redirect('/', 303);
   });
 
   app.get('/confirm', async (c) => c.html(confirmPage(c.req.query('token') ?? '', formToken(c), chrome(c, await siteActor(c)))));
   app.post('/confirm', requireFormToken, async (c) => {
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     try {
       const r = await c.get('services').registration.confirm(String(form.token ?? ''));
       const csrf = await signIn(c, r.key);
       c.header('cache-control', 'no-store');
       return c.html(keyShownPage(r, { signedIn: true, csrf }));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, await siteActor(c));
     }
   });
 
@@ -201,7 +208,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const list = await c.get('services').discovery.episodes(actor, c.req.param('feedId'), { max: 100, after: after ?? undefined });
       return c.html(showPage(list, chrome(c, actor), { after }));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -226,7 +233,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const flash = c.req.query('done') === 'unlocked' ? 'Unlocked: the transcript is yours, here and through the API.' : null;
       return c.html(episodePage({ ...info, doc, locked, quote, flash }, chrome(c, actor)));
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -243,7 +250,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const out = await c.get('services').transcripts.read(admission.actor, id, format, { timestamps: format === 'json', words: false });
       return c.body(out.body, 200, { 'content-type': out.contentType, 'content-disposition': `attachment; filename="${id}.${format}"` });
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, await siteActor(c));
     }
   });
 
@@ -257,7 +264,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       return c.html(billingSuccessPage(r, own, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`), statusOf(err));
+      return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`, chrome(c, actor)), statusOf(err));
     }
   });
 
@@ -267,7 +274,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const r = await c.get('services').transcripts.unlock(actor, c.req.param('id'));
       return c.redirect(`/t/${r.transcriptId}?done=unlocked`, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -279,7 +286,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       const r = await c.get('services').jobs.request(actor, { episodes: [{ guid: info.guid, url: info.audioUrl, title: info.title, secs: info.durationSeconds }] });
       return c.redirect(r.job ? `/account?job=${r.job.id}` : `/t/${info.transcriptId}`, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 
@@ -343,16 +350,16 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
     try {
       return c.redirect((await c.get('services').billing.portal(actor)).url, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
   app.post('/account/checkout', requireCsrf, admitAction('startCheckout'), async (c) => {
     const actor = c.get('actor');
-    const plan = String((await c.req.parseBody()).plan ?? '');
+    const plan = String((await readForm(c)).plan ?? '');
     try {
       return c.redirect((await c.get('services').billing.checkout(actor, plan)).url, 303);
     } catch (err) {
-      return failedPage(c, err);
+      return failedPage(c, err, actor);
     }
   });
 

@@ -46,4 +46,24 @@ describe("the website's forms and a body no form sends", () => {
     expect(res.status).not.toBe(413);
     expect(res.status).toBeLessThan(500);
   });
+
+  it('a body its content type does not describe (a multipart cut short, a wrong boundary) is a 400 page, before and after signing in', async () => {
+    const account = await t.account();
+    const signin = await fetch(`${site}/signin`, { method: 'POST', body: new URLSearchParams({ key: account.key }), redirect: 'manual' });
+    const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+    const broken = [
+      { 'content-type': 'multipart/form-data; boundary=xx' },
+      { 'content-type': 'multipart/form-data' },
+    ];
+    for (const headers of broken) {
+      for (const [path, cookie] of [['/signin', ''], ['/register', ''], ['/account/inbox', session], ['/signout', session]] as const) {
+        const res = await fetch(`${site}${path}`, { method: 'POST', headers: { ...headers, cookie }, body: '--xx\r\nContent-Disposition: form-data; name="key"\r\n\r\nptk_cut sho', redirect: 'manual' });
+        expect(res.status, `${path} ${headers['content-type']}`).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await res.text()).toContain('could not be read as a form');
+      }
+    }
+    // Nothing was done: the session still works.
+    expect((await fetch(`${site}/account`, { headers: { cookie: session }, redirect: 'manual' })).status).toBe(200);
+  });
 });

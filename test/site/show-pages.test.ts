@@ -41,4 +41,12 @@ describe('a show page of a long feed', () => {
     const res = await t.request(`/shows/${feedId}?after=0123456789abcdef`);
     expect(res.status).toBe(404);
   });
+
+  it('a cursor that is no transcript id (a NUL, another alphabet, a long string) is a not-found page too', async () => {
+    for (const after of ['%00', 'abc%00def', '%C3%A9t%C3%A9', 'x'.repeat(5000)]) {
+      const res = await t.request(`/shows/${feedId}?after=${after}`);
+      expect(res.status, after.slice(0, 20)).toBe(404);
+      expect(await res.text()).toContain('not a cursor');
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
-import { addEpisode } from '../support/catalog.js';
+import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 // What a signed-in browser is sent: nothing a cache may keep, and refusals
@@ -47,5 +47,45 @@ describe('a signed-in browser', () => {
     expect(html).toContain('This episode has no audio to transcribe.');
     // A page address that names nothing is still not found.
     expect((await t.request('/t/not-an-id', { headers: { cookie } })).status).toBe(404);
+  });
+
+  it('keeps Account and Sign out in the navigation of a refusal or a missing page, so it does not read as signed out', async () => {
+    const { cookie, csrf } = await signedIn();
+    const broke = await t.account({ credits: 0 });
+    const ep = await addEpisode(t, { doc: sampleDoc(), title: 'Out of reach' });
+    const signin = await t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: broke.key }).toString(), redirect: 'manual' });
+    const brokeCookie = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+    const brokeCsrf = /name="csrf" value="([^"]+)"/.exec(await (await t.request('/account', { headers: { cookie: brokeCookie } })).text())![1]!;
+    const form = (token: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf: token }).toString() });
+    const pages: [string, Response][] = [
+      ['unlock without credits', await t.request(`/t/${ep.transcriptId}/unlock`, { ...form(brokeCsrf), headers: { ...form(brokeCsrf).headers, cookie: brokeCookie } })],
+      ['unlock of nothing', await t.request('/t/0123456789abcdef/unlock', { ...form(csrf), headers: { ...form(csrf).headers, cookie } })],
+      ['a missing page', await t.request('/no/such/page', { headers: { cookie } })],
+      ['a missing show', await t.request('/shows/123456789', { headers: { cookie } })],
+    ];
+    for (const [what, res] of pages) {
+      expect(res.status, what).toBeGreaterThanOrEqual(400);
+      const html = await res.text();
+      expect(html, what).toContain('<a href="/account">Account</a>');
+      expect(html, what).toContain('action="/signout"');
+      expect(html, what).not.toContain('href="/signin"');
+    }
+    expect(pages[0]![1].status).toBe(402);
+    // A visitor's missing page offers to sign in.
+    expect(await (await t.request('/no/such/page')).text()).toContain('<a href="/signin">Sign in</a>');
+  });
+
+  it("signs out from a second tab after the first already did: home, not a refused form; another site's post is still refused", async () => {
+    const { cookie, csrf } = await signedIn();
+    const signOut = (headers: Record<string, string>) =>
+      t.request('/signout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers }, body: new URLSearchParams({ csrf }).toString(), redirect: 'manual' });
+    const first = await signOut({ cookie });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('set-cookie')).toMatch(/^podtext_session=;/);
+    // The browser dropped its cookie; the other tab's form still carries the old token.
+    const second = await signOut({});
+    expect(second.status).toBe(303);
+    expect(second.headers.get('location')).toBe('/');
+    expect((await signOut({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
 });

@@ -35,6 +35,7 @@ events.addEventListener('job', (e) => {
     job.episodes.forEach((ep, i) => {
       if (i) cell.append(', ');
       if (ep.ready) { const a = document.createElement('a'); a.href = '/t/' + ep.id; a.textContent = ep.title; cell.append(a); }
+      else if (ep.failed) { const note = document.createElement('span'); note.className = 'status failed'; note.textContent = ep.failed; cell.append(ep.title + ' ', note); }
       else cell.append(ep.title);
     });
   }

@@ -43,6 +43,7 @@ form.inline{display:inline}
 .status{font-weight:600}
 .status.ready,.status.done{color:var(--ok)}
 .status.processing,.status.queued,.status.running{color:var(--warn)}
+.status.failed{color:#b00020}
 .notice{border-left:4px solid var(--brand);background:#eef0ff;padding:.7rem 1rem;border-radius:4px}
 .error-box{border-left:4px solid #b00020;background:#fdecee;padding:.7rem 1rem;border-radius:4px}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;background:#eef0f5;padding:.1rem .35rem;border-radius:4px}

@@ -26,8 +26,19 @@ function csrfField(chrome: PageChrome) {
   return html`<input type="hidden" name="csrf" value="${chrome.csrf ?? ''}">`;
 }
 
+/** What a job's episode was not transcribed for, and whether credits came back (a job that joined another's paid nothing). */
+export function failureNote(e: Pick<JobView['episodes'][number], 'error' | 'charged'>): string {
+  return `not transcribed (${e.error ?? 'failed'}); ${e.charged > 0 ? 'refunded' : 'nothing was charged'}`;
+}
+
+function jobEpisode(e: JobView['episodes'][number]) {
+  if (e.status === 'ready') return html`<a href="/t/${e.transcriptId}">${e.title}</a>`;
+  if (e.status === 'failed') return html`${e.title} <span class="status failed">${failureNote(e)}</span>`;
+  return e.title;
+}
+
 export function jobRow(j: JobView) {
-  return html`<tr data-job-id="${j.id}"><td><code>${j.id.slice(0, 8)}</code></td><td>${j.episodes.map((e) => (e.status === 'ready' ? html`<a href="/t/${e.transcriptId}">${e.title}</a>` : e.title)).reduce((a, b) => html`${a}, ${b}`)}</td>
+  return html`<tr data-job-id="${j.id}"><td><code>${j.id.slice(0, 8)}</code></td><td>${j.episodes.map(jobEpisode).reduce((a, b) => html`${a}, ${b}`)}</td>
 <td><span class="status ${j.status}" data-status="${j.status}">${j.status}</span> <span class="progress">${j.done}/${j.total}</span></td><td>${stamp(j.createdAt)}</td></tr>`;
 }
 

@@ -3,6 +3,7 @@ import type { Episode, Prisma, PrismaClient, Show } from '../../../generated/pri
 import type { Logger } from '../../../infra/logger.js';
 import type { Clock } from '../../clock.js';
 import { invalid, notFound } from '../../errors.js';
+import { TRANSCRIPT_ID } from '../../transcript-id.js';
 import type { CatalogIngest } from '../ingest/catalog-ingest.js';
 import { EPISODE_LIST, listLength } from './discovery-input.js';
 import { EPISODES_NEWEST_FIRST, EPISODES_NEWEST_FIRST_SQL } from './episode-order.js';
@@ -13,6 +14,8 @@ import { UNBROWSABLE_SOURCES, findById } from './show-finders.js';
 const CACHED_EPISODES = 20_000;
 /** Longest a cached list is served, in ms, however its stamp compares. Default: 600000 (10 min). */
 const CACHED_LIST_MS = 600_000;
+
+const NOT_A_CURSOR = "not a cursor of this show's episode list";
 
 /** A Prisma `include`/`select` for episodes, as a GraphQL resolver passes it through. */
 export type EpisodeQuery = { include?: Prisma.EpisodeInclude; select?: Prisma.EpisodeSelect };
@@ -162,8 +165,10 @@ export function createEpisodeLister(deps: { db: PrismaClient; catalogIngest: Pic
       const { show, readyCount } = found;
       let cursor: Prisma.EpisodeWhereUniqueInput | undefined;
       if (input.after) {
+        // Only a transcript id can be a cursor; anything else (a NUL the database refuses) is answered without asking it.
+        if (!TRANSCRIPT_ID.test(input.after)) throw invalid(input.afterField ?? 'after', NOT_A_CURSOR);
         const from = await db.episode.findUnique({ where: { transcriptId: input.after }, select: { showId: true } });
-        if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', 'not a cursor of this show\'s episode list');
+        if (from?.showId !== feedId) throw invalid(input.afterField ?? 'after', NOT_A_CURSOR);
         cursor = { transcriptId: input.after };
       }
       const rows = (await db.episode.findMany({ ...input.query, where: { showId: feedId }, orderBy: EPISODES_NEWEST_FIRST, take: max + 1, ...(cursor ? { cursor, skip: 1 } : {}) })) as EpisodeRow[];
