@@ -12,6 +12,7 @@ import {
   getOperationAST,
   parse,
   validate,
+  valueFromASTUntyped,
   visit,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
@@ -72,11 +73,24 @@ interface RootField {
 }
 
 /**
+ * The variables an operation runs with: those sent, and the defaults its
+ * definitions give the others (`query ($id: String = "…")`), as execution
+ * coerces them. A variable sent as null stays null.
+ */
+function effectiveVariables(op: OperationDefinitionNode, sent: Variables): Variables {
+  const defaults = op.variableDefinitions?.filter((d) => d.defaultValue && !(sent && Object.hasOwn(sent, d.variable.name.value)));
+  if (!defaults?.length) return sent;
+  return { ...Object.fromEntries(defaults.map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)])), ...sent };
+}
+
+/**
  * The root fields an operation executes, merged as GraphQL executes them: one
  * per response key (so `{me{credits} me{plan}}` is one field and `{a: me b: me}`
- * two), each fragment spread once, `@skip`/`@include` applied.
+ * two), each fragment spread once, `@skip`/`@include` applied, variables left
+ * out taking their defaults.
  */
-export function executedRootFields(op: OperationDefinitionNode, document: DocumentNode, variables: Variables): RootField[] {
+export function executedRootFields(op: OperationDefinitionNode, document: DocumentNode, sent: Variables): RootField[] {
+  const variables = effectiveVariables(op, sent);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const byKey = new Map<string, RootField>();
