@@ -56,6 +56,24 @@ describe('GraphQL over HTTP, what it is sent', () => {
     expect(Number(broken.remaining)).toBe(before - 4);
   });
 
+  it('variables that do not fit their types, or a required one not sent: named, 200 under legacy JSON and 400 under graphql-response+json, queries and subscriptions alike', async () => {
+    const job = 'query ($id: String!) { job(id: $id) { id } }';
+    const watch = 'subscription ($id: String!) { jobUpdated(id: $id) { id } }';
+    for (const [query, variables, message] of [
+      [job, { id: 7 }, 'Variable "$id" got invalid value 7; String cannot represent a non string value: 7'],
+      [job, {}, 'Variable "$id" of required type "String!" was not provided.'],
+      [watch, { id: 7 }, 'Variable "$id" got invalid value 7; String cannot represent a non string value: 7'],
+      [watch, {}, 'Variable "$id" of required type "String!" was not provided.'],
+    ] as const) {
+      const label = `${query.slice(0, 12)} ${JSON.stringify(variables)}`;
+      for (const [accept, status] of [['application/json', 200], ['application/graphql-response+json', 400]] as const) {
+        const r = await call({ method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
+        expect(r.status, `${label} ${accept}`).toBe(status);
+        expect(r.body.errors?.[0], label).toMatchObject({ message, extensions: { code: 'invalid_request' } });
+      }
+    }
+  });
+
   it('HEAD: 405 naming the methods, counted, never a 500', async () => {
     for (const query of [`?query=${ME}`, '']) {
       const res = await fetch(`${url}/graphql${query}`, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
