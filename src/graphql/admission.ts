@@ -35,10 +35,11 @@ export function toGraphQLError(err: unknown): GraphQLError {
     const http = { status: errorStatus[known.code], ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) };
     const field = known.details?.field;
     if (typeof field !== 'string') return new GraphQLError(known.message, { extensions: { code: known.code, http } });
-    // The core names REST's fields (`webhook_url: …`); GraphQL's arguments are camelCase.
-    const name = field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-    const message = known.message.startsWith(`${field}:`) ? name + known.message.slice(field.length) : known.message;
-    return new GraphQLError(message, { extensions: { code: known.code, field: name, http } });
+    // The core names REST's fields (`webhook_url: …`, `apple_id, feed_url, url: give at least one of
+    // apple_id, …`); GraphQL's arguments are camelCase, wherever the message names them.
+    const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    const message = known.message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (field.split(', ').includes(word) ? camel(word) : word));
+    return new GraphQLError(message, { extensions: { code: known.code, field: camel(field), http } });
   }
   return new GraphQLError('Something went wrong on our side; it has been logged.', { extensions: { code: 'internal' } });
 }

@@ -70,6 +70,11 @@ describe('REST and GraphQL give the same answers', () => {
     expect(noShow.body.errors?.[0]?.message).toBe('feedId: no show 5 in the index');
     expect(noShow.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'feedId' });
     expect(((await (await t.api('GET', '/shows/5/episodes', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('feed_id: no show 5 in the index');
+    // Arguments named inside the message too, not only before its colon.
+    const lookup = await t.gql('{ showLookup { title } }', {}, a.key);
+    expect(lookup.body.errors?.[0]?.message).toBe('appleId, feedUrl, url: give at least one of appleId, feedUrl or url');
+    expect(lookup.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', field: 'appleId, feedUrl, url' });
+    expect(((await (await t.api('GET', '/shows/lookup', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('apple_id, feed_url, url: give at least one of apple_id, feed_url or url');
   });
 
   it('a refused input gets the same words on both: the core checks it once', async () => {
