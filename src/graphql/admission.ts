@@ -142,10 +142,23 @@ export interface ReadCalls {
 const ONE_MUTATION_FIELD = invalid('query', 'a mutation runs one field (aliases included); send each as its own request, so that one failing cannot hide what another did');
 
 /**
+ * Why a valid document has no operation to run: `operationName` names none
+ * of its operations, or is left out of a document of several. Said, naming
+ * the parameter, where yoga would answer only that it could not determine
+ * the operation.
+ */
+function noOperation(doc: DocumentNode, operationName: unknown): DomainError {
+  if (typeof operationName !== 'string' && operationName != null) return invalid('operationName', 'must be a string');
+  const names = doc.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : []));
+  if (operationName) return invalid('operationName', `the document has no operation named "${operationName}" (it has ${names.join(', ') || 'one without a name'})`);
+  return invalid('operationName', `the document has ${names.length} operations (${names.join(', ')}); name the one to run`);
+}
+
+/**
  * The calls a GraphQL request makes through the door: one per executed root
  * field that names an operation, and the refusal of a mutation of several
  * fields (see ONE_MUTATION_FIELD). A document that does not parse or validate
- * (the alias limit included), names no operation, or selects only
+ * (the alias limit included), names no operation (refused: see noOperation), or selects only
  * `__typename` and introspection is one `unknownCall`, so a keyed request is
  * never free and a refused one costs 1.
  */
@@ -181,7 +194,7 @@ export function createCallReader(schema: GraphQLSchema) {
     } catch {
       op = null;
     }
-    if (!op) return unknown;
+    if (!op) return { calls: UNKNOWN, refusal: noOperation(doc, params.operationName) };
     const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
     const fields = executedRootFields(op, doc, params.variables);
     if (op.operation === 'mutation' && fields.filter((f) => !f.name.startsWith('__')).length > 1) return { calls: UNKNOWN, refusal: ONE_MUTATION_FIELD };

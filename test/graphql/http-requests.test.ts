@@ -74,6 +74,31 @@ describe('GraphQL over HTTP, what it is sent', () => {
     }
   });
 
+  it('an operationName that picks no operation is named, over HTTP and graphql-ws, and counts 1', async () => {
+    const query = 'query A { me { credits } } query B { me { plan } }';
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    for (const [operationName, message] of [
+      [undefined, 'operationName: the document has 2 operations (A, B); name the one to run'],
+      ['Z', 'operationName: the document has no operation named "Z" (it has A, B)'],
+    ] as const) {
+      const r = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName }) });
+      expect(r.status, message).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message, extensions: { code: 'invalid_request', field: 'operationName' } });
+    }
+    const last = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName: 'B' }) });
+    expect(last.body.data).toEqual({ me: { plan: 'free' } });
+    expect(Number(last.remaining)).toBe(before - 3);
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const answer = new Promise<{ type: string; payload: { message: string }[] }>((resolve) => socket.on('message', (m) => {
+      const message = JSON.parse(String(m));
+      if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+      else resolve(message);
+    }));
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } })));
+    expect((await answer).payload[0]?.message).toBe('operationName: the document has 2 operations (A, B); name the one to run');
+    socket.close();
+  });
+
   it('HEAD: 405 naming the methods, counted, never a 500', async () => {
     for (const query of [`?query=${ME}`, '']) {
       const res = await fetch(`${url}/graphql${query}`, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
