@@ -74,6 +74,22 @@ describe('GraphQL over HTTP, what it is sent', () => {
     }
   });
 
+  it('no document (nothing sent, or a persisted query\'s hash alone): 400 naming query under every Accept, counted', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    const message = 'query: required: the GraphQL document to run (persisted queries are not supported: send the document itself)';
+    const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } };
+    const answers = [
+      await call({ headers: { accept: 'application/json' } }),
+      await call({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }),
+      await call({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify(persisted) }),
+    ];
+    for (const r of answers) {
+      expect(r.status).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message, extensions: { code: 'invalid_request', field: 'query' } });
+    }
+    expect(Number(answers[2]!.remaining)).toBe(before - 3);
+  });
+
   it('an operationName that picks no operation is named, over HTTP and graphql-ws, and counts 1', async () => {
     const query = 'query A { me { credits } } query B { me { plan } }';
     const before = Number((await call({}, `?query=${ME}`)).remaining);
