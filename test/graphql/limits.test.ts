@@ -41,6 +41,8 @@ describe('GraphQL limits', () => {
       // or rendered, is a million objects and a 26 MB answer.
       ['objects', `{ episodes(feedId: 1, first: 30) { nodes { transcript { segments { words { w s } } } } } }`],
       ['objects', `{ episodes(feedId: 1, first: 5) { nodes { transcript { rendered(format: JSON, timestamps: true, words: true) } } } }`],
+      // Trending's page is its `max`: 100 shows of 300 episodes each with its show is 60,000 objects.
+      ['objects', `{ trending(max: 100) { shows { episodes(first: 300) { title show { title } } } } }`],
     ];
     const limit = { depth: MAX_DEPTH, aliases: MAX_ALIASES, tokens: MAX_TOKENS };
     for (const [what, query] of refused) {
@@ -55,6 +57,7 @@ describe('GraphQL limits', () => {
       '{ episodes(feedId: 1, first: 1000) { nodes { title guid audioUrl publishedAt show { title author } } } }',
       'query ($n: Int) { show(feedId: 1) { episodes(first: $n) { title show { title } } } }',
       '{ search(q: "x") { shows { title episodes { title transcriptStatus } } } }',
+      '{ trending(max: 100) { categories shows { title episodes(first: 50) { title } } } }',
       // One transcript's content, with its words, or four.
       '{ transcript(transcriptId: "0123456789abcdef") { segments { start text words { w s } } } }',
       '{ episodes(feedId: 1, first: 4) { nodes { transcript { version segments { words { w s } } } } } }',
