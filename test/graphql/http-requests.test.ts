@@ -115,6 +115,14 @@ describe('GraphQL over HTTP, what it is sent', () => {
     socket.close();
   });
 
+  it('a batch of more than 10 operations: refused whole, 413 payload_too_large, counted once', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    const r = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Array.from({ length: 11 }, () => ({ query: '{ me { credits } }' }))) });
+    expect(r.status).toBe(413);
+    expect(r.body.errors?.[0]?.extensions).toEqual({ code: 'payload_too_large' });
+    expect(Number(r.remaining)).toBe(before - 1);
+  });
+
   it('HEAD: 405 naming the methods, counted, never a 500', async () => {
     for (const query of [`?query=${ME}`, '']) {
       const res = await fetch(`${url}/graphql${query}`, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
