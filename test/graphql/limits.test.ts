@@ -26,6 +26,15 @@ describe('GraphQL limits', () => {
     expect(usage.requests_today).toBe(2);
   });
 
+  it('aliases are limited per operation: a document of two operations within the limit runs, each root field counted', async () => {
+    const a = await t.account();
+    const aliased = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}: me { credits }`).join(' ');
+    const query = `query A { ${aliased('a', 10)} } query B { ${aliased('b', 6)} }`;
+    const res = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName: 'A' }) });
+    expect(Object.keys(((await res.json()) as { data: object }).data)).toHaveLength(10);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(1000 - 10));
+  });
+
   it('every limit refuses with the REST code in extensions.code, as every other error', async () => {
     const a = await t.account();
     const aliased = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
