@@ -19,6 +19,13 @@ describe('committed API descriptions match the code', () => {
     expect(files['llms.txt']).toContain('| AI Search query | 1 on every plan');
   });
 
+  it('a GraphQL name a description quotes (`appleId`, `requestTranscription`) is one the schema has', () => {
+    const sdl = files['schema.graphql'];
+    const quoted = new Set([...sdl.matchAll(/`([a-z]+[A-Z][A-Za-z]*)`/g)].map((m) => m[1]!));
+    const declared = new Set([...sdl.matchAll(/^\s+([a-z]\w*)[(:]/gm)].map((m) => m[1]!));
+    expect([...quoted].filter((name) => !declared.has(name))).toEqual([]);
+  });
+
   it(`${RECEIVER_MODULE_PATH} is up to date (npm run schema:write)`, async () => {
     expect(await readFile(new URL(`../${RECEIVER_MODULE_PATH}`, import.meta.url), 'utf8')).toBe(renderReceiverModule());
   });

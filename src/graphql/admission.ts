@@ -11,8 +11,9 @@ import {
   type ValueNode,
   getOperationAST,
   parse,
+  specifiedRules,
   validate,
-  visit,
+  valueFromASTUntyped,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Actor } from '../core/accounts/actor.js';
@@ -22,7 +23,7 @@ import type { Admission, Call, Door } from '../core/door/door.js';
 import { type OperationName, isOperationName } from '../core/door/operations.js';
 import { DomainError, errorStatus, invalid } from '../core/errors.js';
 import { databaseUnavailable } from '../infra/db/unavailable.js';
-import { MAX_ALIASES } from './limits.js';
+import { LIMIT_RULES } from './limits.js';
 
 type Variables = Record<string, unknown> | null | undefined;
 
@@ -34,10 +35,11 @@ export function toGraphQLError(err: unknown): GraphQLError {
     const http = { status: errorStatus[known.code], ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) };
     const field = known.details?.field;
     if (typeof field !== 'string') return new GraphQLError(known.message, { extensions: { code: known.code, http } });
-    // The core names REST's fields (`webhook_url: …`); GraphQL's arguments are camelCase.
-    const name = field.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-    const message = known.message.startsWith(`${field}:`) ? name + known.message.slice(field.length) : known.message;
-    return new GraphQLError(message, { extensions: { code: known.code, field: name, http } });
+    // The core names REST's fields (`webhook_url: …`, `apple_id, feed_url, url: give at least one of
+    // apple_id, …`); GraphQL's arguments are camelCase, wherever the message names them.
+    const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+    const message = known.message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (field.split(', ').includes(word) ? camel(word) : word));
+    return new GraphQLError(message, { extensions: { code: known.code, field: camel(field), http } });
   }
   return new GraphQLError('Something went wrong on our side; it has been logged.', { extensions: { code: 'internal' } });
 }
@@ -72,11 +74,24 @@ interface RootField {
 }
 
 /**
+ * The variables an operation runs with: those sent, and the defaults its
+ * definitions give the others (`query ($id: String = "…")`), as execution
+ * coerces them. A variable sent as null stays null.
+ */
+function effectiveVariables(op: OperationDefinitionNode, sent: Variables): Variables {
+  const defaults = op.variableDefinitions?.filter((d) => d.defaultValue && !(sent && Object.hasOwn(sent, d.variable.name.value)));
+  if (!defaults?.length) return sent;
+  return { ...Object.fromEntries(defaults.map((d) => [d.variable.name.value, valueFromASTUntyped(d.defaultValue!)])), ...sent };
+}
+
+/**
  * The root fields an operation executes, merged as GraphQL executes them: one
  * per response key (so `{me{credits} me{plan}}` is one field and `{a: me b: me}`
- * two), each fragment spread once, `@skip`/`@include` applied.
+ * two), each fragment spread once, `@skip`/`@include` applied, variables left
+ * out taking their defaults.
  */
-export function executedRootFields(op: OperationDefinitionNode, document: DocumentNode, variables: Variables): RootField[] {
+export function executedRootFields(op: OperationDefinitionNode, document: DocumentNode, sent: Variables): RootField[] {
+  const variables = effectiveVariables(op, sent);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const byKey = new Map<string, RootField>();
@@ -127,28 +142,39 @@ export interface ReadCalls {
 const ONE_MUTATION_FIELD = invalid('query', 'a mutation runs one field (aliases included); send each as its own request, so that one failing cannot hide what another did');
 
 /**
+ * Why a valid document has no operation to run: `operationName` names none
+ * of its operations, or is left out of a document of several. Said, naming
+ * the parameter, where yoga would answer only that it could not determine
+ * the operation.
+ */
+function noOperation(doc: DocumentNode, operationName: unknown): DomainError {
+  if (typeof operationName !== 'string' && operationName != null) return invalid('operationName', 'must be a string');
+  const names = doc.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : []));
+  if (operationName) return invalid('operationName', `the document has no operation named "${operationName}" (it has ${names.join(', ') || 'one without a name'})`);
+  return invalid('operationName', `the document has ${names.length} operations (${names.join(', ')}); name the one to run`);
+}
+
+/**
  * The calls a GraphQL request makes through the door: one per executed root
  * field that names an operation, and the refusal of a mutation of several
  * fields (see ONE_MUTATION_FIELD). A document that does not parse or validate
- * (the alias limit included), names no operation, or selects only
+ * (the alias limit included), names no operation (refused: see noOperation), or selects only
  * `__typename` and introspection is one `unknownCall`, so a keyed request is
  * never free and a refused one costs 1.
  */
 export function createCallReader(schema: GraphQLSchema) {
   // A document is read once per distinct text: whether it parses and validates
-  // (spec rules and the alias limit) does not change between requests.
+  // (spec rules and the limits yoga validates with) does not change between requests.
+  // The rules are execution's own: a document refused here and run there would run
+  // its fields for one request, and a mutation of several fields unrefused.
+  const rules = [...specifiedRules, ...LIMIT_RULES];
   const documents = new LRUCache<string, DocumentNode | false>({ max: 1000 });
-  function aliases(doc: DocumentNode): number {
-    let n = 0;
-    visit(doc, { Field: (f) => void (f.alias && n++) });
-    return n;
-  }
   function parsed(query: string): DocumentNode | null {
     let doc = documents.get(query);
     if (doc === undefined) {
       try {
         doc = parse(query, { noLocation: true });
-        if (aliases(doc) > MAX_ALIASES || validate(schema, doc).length > 0) doc = false;
+        if (validate(schema, doc, rules).length > 0) doc = false;
       } catch {
         doc = false;
       }
@@ -166,7 +192,7 @@ export function createCallReader(schema: GraphQLSchema) {
     } catch {
       op = null;
     }
-    if (!op) return unknown;
+    if (!op) return { calls: UNKNOWN, refusal: noOperation(doc, params.operationName) };
     const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
     const fields = executedRootFields(op, doc, params.variables);
     if (op.operation === 'mutation' && fields.filter((f) => !f.name.startsWith('__')).length > 1) return { calls: UNKNOWN, refusal: ONE_MUTATION_FIELD };

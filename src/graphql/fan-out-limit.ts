@@ -17,8 +17,8 @@ import {
 export const MAX_OBJECTS = 20_000;
 /** Items assumed for a paginated list whose `first` is left out: the schema's default page. */
 const DEFAULT_PAGE = 100;
-/** Items assumed for a `first` given as a variable: the largest the field allows. */
-const LARGEST_PAGE: Record<string, number> = { 'Query.jobs': 50 };
+/** Items assumed for a `first` (or `max`) given as a variable: the largest the field allows. */
+const LARGEST_PAGE: Record<string, number> = { 'Query.jobs': 50, 'Query.trending': 100 };
 const LARGEST_PAGE_ELSE = 1000;
 /** Items assumed for a list without `first` (search results, categories…). */
 const PLAIN_LIST = 25;
@@ -41,9 +41,12 @@ function isList(type: GraphQLOutputType): boolean {
   return isListType(isNonNullType(type) ? type.ofType : type);
 }
 
-/** How many items one `field` of `parent` selects when its type is a list, or a connection (its `edges`/`nodes`). */
+/** Arguments that set how many items a field answers. */
+const PAGE_ARGS = ['first', 'max'];
+
+/** How many items one `field` of `parent` selects when its type is a list, or a page object (a connection's `edges`/`nodes`, trending's `shows`). */
 function pageSize(field: FieldNode, parent: string): number {
-  const first = field.arguments?.find((a) => a.name.value === 'first');
+  const first = field.arguments?.find((a) => PAGE_ARGS.includes(a.name.value));
   if (!first) return DEFAULT_PAGE;
   if (first.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
   return LARGEST_PAGE[`${parent}.${field.name.value}`] ?? LARGEST_PAGE_ELSE;
@@ -54,7 +57,7 @@ function pageSize(field: FieldNode, parent: string): number {
  * objects, counting each object field once per item of every list above it:
  * `show { episodes { show { episodes { show … } } } }` grows a hundredfold a
  * level, which the depth limit alone lets through. A page's size is its
- * `first` (a variable counts as the largest page the field allows), else the
+ * `first` or `max` (a variable counts as the largest page the field allows), else the
  * default page.
  */
 export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
@@ -89,13 +92,15 @@ export const fanOutLimit: ValidationRule = (context: ValidationContext) => {
       const def = parent.getFields()[name];
       if (!def) continue;
       const type = getNamedType(def.type);
-      // A connection's `edges` and `nodes` are its page; the page size is set on the field that returns it.
+      // The lists of a page object (a connection's `edges` and `nodes`, trending's `shows`) are its
+      // page; the page size is set on the field that returns it (`first`, `max`).
+      const paged = def.args.some((a) => PAGE_ARGS.includes(a.name));
       let items = times;
-      if (pages.has(parent.name) && (name === 'edges' || name === 'nodes')) items = times * pages.get(parent.name)!;
+      if (pages.has(parent.name) && isList(def.type)) items = times * pages.get(parent.name)!;
       else if (content) items = times * content;
-      else if (isList(def.type)) items = times * (def.args.some((a) => a.name === 'first') ? pageSize(selection, parent.name) : PLAIN_LIST);
+      else if (isList(def.type)) items = times * (paged ? pageSize(selection, parent.name) : PLAIN_LIST);
       const inner = new Map(pages);
-      if (type.name.endsWith('Connection')) inner.set(type.name, pageSize(selection, parent.name));
+      if (paged && !isList(def.type)) inner.set(type.name, pageSize(selection, parent.name));
       total += items + cost(selection.selectionSet, type, items, inner);
       if (total > MAX_OBJECTS * 10) return total;
     }

@@ -82,7 +82,25 @@ function contentTypePlugin(): Plugin {
   };
 }
 
+/**
+ * A request without a document is no document that fails to parse, which
+ * yoga answers 200 under legacy `application/json`: it is 400 under every
+ * Accept, as REST answers a required field left out. Podtext keeps no
+ * persisted documents, so a hash alone (`extensions.persistedQuery`) is this too.
+ * A batch answers 200 whatever is in it, each operation with its own error.
+ */
+function documentRequiredPlugin(): Plugin {
+  return {
+    onRequestParse: () => ({
+      onRequestParseDone({ requestParserResult }) {
+        if (Array.isArray(requestParserResult) || requestParserResult.query != null) return;
+        throw refused('query', 'required: the GraphQL document to run (persisted queries are not supported: send the document itself)');
+      },
+    }),
+  };
+}
+
 /** How GraphQL over HTTP reads what it is sent, beyond yoga's own parsers. */
 export function httpRequestPlugins(): Plugin[] {
-  return [headPlugin(), paramsJsonPlugin(), contentTypePlugin()];
+  return [headPlugin(), paramsJsonPlugin(), contentTypePlugin(), documentRequiredPlugin()];
 }

@@ -1,9 +1,9 @@
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { GraphQLError, type ValidationContext } from 'graphql';
+import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { fanOutLimit } from './fan-out-limit.js';
 
@@ -24,14 +24,24 @@ function reportAsInvalid(context: ValidationContext | null, error: GraphQLError)
   context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
 }
 
+/**
+ * The limits checked when a document is validated (depth, aliases per
+ * operation, objects): yoga's validation adds them, and the door reads a
+ * document with the same ones, so what it counts as refused is what is
+ * refused (see createCallReader). Reported as validation errors, as an
+ * unknown field is (200 under legacy application/json): thrown, they would
+ * escape validation and answer 400.
+ */
+export const LIMIT_RULES: readonly ValidationRule[] = [
+  maxDepthRule({ n: MAX_DEPTH, propagateOnRejection: false, onReject: [reportAsInvalid] }),
+  maxAliasesRule({ n: MAX_ALIASES, propagateOnRejection: false, onReject: [reportAsInvalid] }),
+  fanOutLimit,
+];
+
 export function queryLimits(production: boolean): Plugin[] {
   const plugins: Plugin[] = [
-    // Reported as validation errors, as an unknown field is (200 under legacy
-    // application/json): thrown, they would escape validation and answer 400.
-    maxDepthPlugin({ n: MAX_DEPTH, propagateOnRejection: false, onReject: [reportAsInvalid] }) as Plugin,
-    maxAliasesPlugin({ n: MAX_ALIASES, propagateOnRejection: false, onReject: [reportAsInvalid] }) as Plugin,
+    { onValidate: ({ addValidationRule }) => LIMIT_RULES.forEach((rule) => addValidationRule(rule)) },
     maxTokensPlugin({ n: MAX_TOKENS }) as Plugin,
-    { onValidate: ({ addValidationRule }) => addValidationRule(fanOutLimit) },
   ];
   if (production) plugins.push(useDisableIntrospection() as Plugin, blockFieldSuggestionsPlugin() as Plugin);
   return plugins;

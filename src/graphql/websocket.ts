@@ -35,6 +35,14 @@ type Extra = Record<string, unknown> & {
   retired: boolean;
 };
 
+/** A close frame's reason holds at most 123 bytes. */
+function closeReason(message: string): string {
+  if (Buffer.byteLength(message) <= 123) return message;
+  let reason = message;
+  while (Buffer.byteLength(`${reason}…`) > 123) reason = reason.slice(0, -1);
+  return `${reason}…`;
+}
+
 /** The extra graphql-ws's `ws` adapter gives every connection: our fields and its socket. */
 type SocketExtra = Extra & { socket: { close(code: number, reason: string): void; readonly readyState: number; readonly OPEN: number } };
 
@@ -119,7 +127,11 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
           );
           return true;
         } catch (err) {
-          if (err instanceof DomainError) return false;
+          if (err instanceof DomainError) {
+            // Why, as REST's 401 or 400 says it (a key not written `Bearer …`, two different keys), not only graphql-ws's `Forbidden`.
+            (ctx.extra as SocketExtra).socket.close(FORBIDDEN, closeReason(err.message));
+            return false;
+          }
           // The key could not be checked (the database unreachable): 4500, which a client
           // retries, instead of 4403 for a key that may be good. The first close code stands.
           services.log.error({ err }, 'graphql-ws handshake: the key could not be checked');

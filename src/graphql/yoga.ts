@@ -167,14 +167,16 @@ export function createGraphQL(services: Services, options: { production: boolean
       maskError(error) {
         const original = (error as GraphQLError).originalError ?? error;
         if (original instanceof DomainError) return toGraphQLError(original);
-        if (original instanceof GraphQLError && original.extensions?.code) return withCode(original);
-        if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
-        // A variable that does not fit its type (coerced before anything runs): the client's error, naming the variable.
+        // A variable that does not fit its type, or a required one not sent (coerced before anything
+        // runs): the client's error, naming the variable. Read before the scalar's own error inside
+        // it, whose message does not (for a subscription yoga has given that one a code by then).
         // Its status follows GraphQL over HTTP, as for a document that does not validate: 400
         // under application/graphql-response+json, 200 under legacy application/json (`spec`).
         if (error instanceof GraphQLError && !error.path && /^Variable "\$\w+"/.test(error.message)) {
           return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'invalid_request', http: { status: errorStatus.invalid_request, spec: true } } });
         }
+        if (original instanceof GraphQLError && original.extensions?.code) return withCode(original);
+        if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
         if (isDatabaseUnavailable(original)) services.log.warn({ err: original }, 'database unreachable');
         else services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);

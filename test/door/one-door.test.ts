@@ -92,6 +92,19 @@ describe('REST and GraphQL count and stamp alike', () => {
     }
   });
 
+  it('the public sample without a key, its id the default of a variable left out: read as when sent, counting 0', async () => {
+    const sample = sampleEpisode.transcriptId;
+    const query = `query Sample($id: String! = "${sample}") { transcript(transcriptId: $id) { version } }`;
+    for (const variables of [undefined, { id: sample }]) {
+      const r = await t.gql(query, variables);
+      expect(r.status, JSON.stringify(variables)).toBe(200);
+      expect(r.body.data).toEqual({ transcript: { version: expect.any(Number) } });
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('1000');
+    }
+    // A variable sent overrides its default: another episode still needs a key.
+    expect((await t.gql(query, { id: '0123456789abcdef' })).body.errors?.[0]?.extensions?.code).toBe('unauthorized');
+  });
+
   it('GraphQL counts root fields as executed: merged fields once, fragments once, aliases each, __typename and bad documents one', async () => {
     const a = await t.account();
     const cases: [string, number][] = [
@@ -102,6 +115,8 @@ describe('REST and GraphQL count and stamp alike', () => {
       ['{ __schema { queryType { name } } }', 1],
       ['{ me { nosuchfield } }', 1],
       ['{ me { ', 1],
+      // `@skip` by a variable's default, as execution applies it.
+      ['query ($skip: Boolean = true) { a: me @skip(if: $skip) { credits } b: me { plan } }', 1],
     ];
     let last = remaining(await t.api('GET', '/me', { key: a.key }));
     for (const [query, cost] of cases) {

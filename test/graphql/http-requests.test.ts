@@ -56,6 +56,73 @@ describe('GraphQL over HTTP, what it is sent', () => {
     expect(Number(broken.remaining)).toBe(before - 4);
   });
 
+  it('variables that do not fit their types, or a required one not sent: named, 200 under legacy JSON and 400 under graphql-response+json, queries and subscriptions alike', async () => {
+    const job = 'query ($id: String!) { job(id: $id) { id } }';
+    const watch = 'subscription ($id: String!) { jobUpdated(id: $id) { id } }';
+    for (const [query, variables, message] of [
+      [job, { id: 7 }, 'Variable "$id" got invalid value 7; String cannot represent a non string value: 7'],
+      [job, {}, 'Variable "$id" of required type "String!" was not provided.'],
+      [watch, { id: 7 }, 'Variable "$id" got invalid value 7; String cannot represent a non string value: 7'],
+      [watch, {}, 'Variable "$id" of required type "String!" was not provided.'],
+    ] as const) {
+      const label = `${query.slice(0, 12)} ${JSON.stringify(variables)}`;
+      for (const [accept, status] of [['application/json', 200], ['application/graphql-response+json', 400]] as const) {
+        const r = await call({ method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
+        expect(r.status, `${label} ${accept}`).toBe(status);
+        expect(r.body.errors?.[0], label).toMatchObject({ message, extensions: { code: 'invalid_request' } });
+      }
+    }
+  });
+
+  it('no document (nothing sent, or a persisted query\'s hash alone): 400 naming query under every Accept, counted', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    const message = 'query: required: the GraphQL document to run (persisted queries are not supported: send the document itself)';
+    const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } };
+    const answers = [
+      await call({ headers: { accept: 'application/json' } }),
+      await call({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' }),
+      await call({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify(persisted) }),
+    ];
+    for (const r of answers) {
+      expect(r.status).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message, extensions: { code: 'invalid_request', field: 'query' } });
+    }
+    expect(Number(answers[2]!.remaining)).toBe(before - 3);
+  });
+
+  it('an operationName that picks no operation is named, over HTTP and graphql-ws, and counts 1', async () => {
+    const query = 'query A { me { credits } } query B { me { plan } }';
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    for (const [operationName, message] of [
+      [undefined, 'operationName: the document has 2 operations (A, B); name the one to run'],
+      ['Z', 'operationName: the document has no operation named "Z" (it has A, B)'],
+    ] as const) {
+      const r = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName }) });
+      expect(r.status, message).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({ message, extensions: { code: 'invalid_request', field: 'operationName' } });
+    }
+    const last = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName: 'B' }) });
+    expect(last.body.data).toEqual({ me: { plan: 'free' } });
+    expect(Number(last.remaining)).toBe(before - 3);
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const answer = new Promise<{ type: string; payload: { message: string }[] }>((resolve) => socket.on('message', (m) => {
+      const message = JSON.parse(String(m));
+      if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+      else resolve(message);
+    }));
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}` } })));
+    expect((await answer).payload[0]?.message).toBe('operationName: the document has 2 operations (A, B); name the one to run');
+    socket.close();
+  });
+
+  it('a batch of more than 10 operations: refused whole, 413 payload_too_large, counted once', async () => {
+    const before = Number((await call({}, `?query=${ME}`)).remaining);
+    const r = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Array.from({ length: 11 }, () => ({ query: '{ me { credits } }' }))) });
+    expect(r.status).toBe(413);
+    expect(r.body.errors?.[0]?.extensions).toEqual({ code: 'payload_too_large' });
+    expect(Number(r.remaining)).toBe(before - 1);
+  });
+
   it('HEAD: 405 naming the methods, counted, never a 500', async () => {
     for (const query of [`?query=${ME}`, '']) {
       const res = await fetch(`${url}/graphql${query}`, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });

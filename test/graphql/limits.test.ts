@@ -26,6 +26,15 @@ describe('GraphQL limits', () => {
     expect(usage.requests_today).toBe(2);
   });
 
+  it('aliases are limited per operation: a document of two operations within the limit runs, each root field counted', async () => {
+    const a = await t.account();
+    const aliased = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}: me { credits }`).join(' ');
+    const query = `query A { ${aliased('a', 10)} } query B { ${aliased('b', 6)} }`;
+    const res = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName: 'A' }) });
+    expect(Object.keys(((await res.json()) as { data: object }).data)).toHaveLength(10);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(1000 - 10));
+  });
+
   it('every limit refuses with the REST code in extensions.code, as every other error', async () => {
     const a = await t.account();
     const aliased = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
@@ -41,6 +50,8 @@ describe('GraphQL limits', () => {
       // or rendered, is a million objects and a 26 MB answer.
       ['objects', `{ episodes(feedId: 1, first: 30) { nodes { transcript { segments { words { w s } } } } } }`],
       ['objects', `{ episodes(feedId: 1, first: 5) { nodes { transcript { rendered(format: JSON, timestamps: true, words: true) } } } }`],
+      // Trending's page is its `max`: 100 shows of 300 episodes each with its show is 60,000 objects.
+      ['objects', `{ trending(max: 100) { shows { episodes(first: 300) { title show { title } } } } }`],
     ];
     const limit = { depth: MAX_DEPTH, aliases: MAX_ALIASES, tokens: MAX_TOKENS };
     for (const [what, query] of refused) {
@@ -55,6 +66,7 @@ describe('GraphQL limits', () => {
       '{ episodes(feedId: 1, first: 1000) { nodes { title guid audioUrl publishedAt show { title author } } } }',
       'query ($n: Int) { show(feedId: 1) { episodes(first: $n) { title show { title } } } }',
       '{ search(q: "x") { shows { title episodes { title transcriptStatus } } } }',
+      '{ trending(max: 100) { categories shows { title episodes(first: 50) { title } } } }',
       // One transcript's content, with its words, or four.
       '{ transcript(transcriptId: "0123456789abcdef") { segments { start text words { w s } } } }',
       '{ episodes(feedId: 1, first: 4) { nodes { transcript { version segments { words { w s } } } } } }',

@@ -32,6 +32,19 @@ describe('a mutation runs one field', () => {
     expect(await balance(a.accountId)).toEqual({ credits: 7, unlocks: 0 });
   });
 
+  it('several paid fields in a document whose other operation has many aliases: still refused, nothing charged', async () => {
+    const held = await addEpisode(t, { doc: sampleDoc() });
+    const a = await t.account({ credits: 7 });
+    // Each operation within the alias limit, the document as a whole past it.
+    const other = Array.from({ length: 14 }, (_, i) => `b${i}: me { credits }`).join(' ');
+    const query = `mutation A { a: unlock(transcriptId: "${held.transcriptId}") { credits } b: unlock(transcriptId: "0000000000000000") { credits } } query B { ${other} }`;
+    const res = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, operationName: 'A' }) });
+    const body = (await res.json()) as { data?: unknown; errors?: { message: string }[] };
+    expect(res.status).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/^query: a mutation runs one field/);
+    expect(await balance(a.accountId)).toEqual({ credits: 7, unlocks: 0 });
+  });
+
   it('a key rotation beside another field: refused, the key still works', async () => {
     const a = await t.account({ credits: 1 });
     const r = await post('mutation { rotateKey { key } rotateWebhookSecret { secret } }', a.key);

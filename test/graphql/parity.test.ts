@@ -70,6 +70,16 @@ describe('REST and GraphQL give the same answers', () => {
     expect(noShow.body.errors?.[0]?.message).toBe('feedId: no show 5 in the index');
     expect(noShow.body.errors?.[0]?.extensions).toMatchObject({ code: 'not_found', field: 'feedId' });
     expect(((await (await t.api('GET', '/shows/5/episodes', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('feed_id: no show 5 in the index');
+    // unlock's argument is transcriptId, where REST's body field is `transcript`.
+    const unlock = await t.gql('mutation { unlock(transcriptId: "NOT-AN-ID") { credits } }', {}, a.key);
+    expect(unlock.body.errors?.[0]?.message).toBe('transcriptId: must be 16 lowercase hex characters (^[0-9a-f]{16}$)');
+    expect(unlock.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', field: 'transcriptId' });
+    expect(((await (await t.api('POST', '/unlock', { key: a.key, body: { transcript: 'NOT-AN-ID' } })).json()) as { error: { message: string } }).error.message).toBe('transcript: must be 16 lowercase hex characters (^[0-9a-f]{16}$)');
+    // Arguments named inside the message too, not only before its colon.
+    const lookup = await t.gql('{ showLookup { title } }', {}, a.key);
+    expect(lookup.body.errors?.[0]?.message).toBe('appleId, feedUrl, url: give at least one of appleId, feedUrl or url');
+    expect(lookup.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', field: 'appleId, feedUrl, url' });
+    expect(((await (await t.api('GET', '/shows/lookup', { key: a.key })).json()) as { error: { message: string } }).error.message).toBe('apple_id, feed_url, url: give at least one of apple_id, feed_url or url');
   });
 
   it('a refused input gets the same words on both: the core checks it once', async () => {

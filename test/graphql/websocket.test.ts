@@ -60,10 +60,19 @@ describe('graphql-ws on /graphql', () => {
     await client.dispose();
   });
 
-  it('a bad key closes with 4403', async () => {
-    const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
-    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer ptk_nope' } })));
-    expect(await closeCode(socket)).toBe(4403);
+  it('a bad key closes with 4403, saying why as REST does', async () => {
+    const a = await t.account();
+    const b = await t.account();
+    for (const [payload, reason] of [
+      [{ authorization: 'Bearer ptk_nope' }, 'Unknown API key'],
+      [{ authorization: a.key }, 'Authorization must be "Bearer <API key>"'],
+      [{ authorization: `Bearer ${a.key}`, apiKey: b.key }, 'Authorization and X-Api-Key carry different keys; send one.'],
+    ] as const) {
+      const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+      const closed = new Promise<[number, string]>((resolve) => socket.on('close', (code, why) => resolve([code, String(why)])));
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload })));
+      expect(await closed, reason).toEqual([4403, reason]);
+    }
   });
 
   it('rotating the key closes sockets opened with it', async () => {

@@ -81,6 +81,24 @@ describe('REST and GraphQL agree on jobs', () => {
   });
 });
 
+describe('jobs(after:) pages', () => {
+  it('neither repeat nor skip a job when new ones are created between pages; another account\'s cursor is refused', async () => {
+    const a = await t.account({ credits: 10 });
+    const request = async (key: string) => (await postRequest(t, key, { episodes: [{ guid: newGuid('page'), url: 'https://media.example/a.mp3' }] })).body.job.id as string;
+    const made = [await request(a.key), await request(a.key), await request(a.key)];
+    const first = (await gql(JobsQuery, { first: 2 }, a.key)).data!.jobs;
+    expect(first.edges.map((e) => e.node.id)).toEqual([made[2], made[1]]);
+    expect(first.hasNextPage).toBe(true);
+    await request(a.key);
+    const second = (await gql(JobsQuery, { first: 2, after: first.endCursor }, a.key)).data!.jobs;
+    expect(second.edges.map((e) => e.node.id)).toEqual([made[0]]);
+    expect(second).toMatchObject({ hasNextPage: false, totalCount: 4 });
+    const b = await t.account({ credits: 10 });
+    const theirs = await gql(JobsQuery, { first: 2, after: first.endCursor }, b.key);
+    expect(theirs.errors?.[0]).toMatchObject({ message: 'after: not a cursor from this connection', extensions: { code: 'invalid_request', field: 'after' } });
+  });
+});
+
 type Update = { id: string; status: string; done: number };
 
 function subscribeWs(key: string, query: string, variables: Record<string, unknown>) {

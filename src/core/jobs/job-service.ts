@@ -95,10 +95,17 @@ export function createJobService(deps: JobServiceDeps) {
       return { jobs, page, per, total, hasMore: page * per < total };
     },
 
-    /** `limit` (1–50) of the caller's jobs from `offset`, newest first: GraphQL's connection. */
-    async range(actor: Actor, offset: number, limit: number): Promise<{ jobs: JobView[]; total: number }> {
+    /**
+     * `limit` (1–50) of the caller's jobs older than job `afterId` (from the newest when null),
+     * newest first: GraphQL's connection, whose pages neither repeat nor skip a job when new
+     * ones are created while a client pages. `invalid_request` naming `after` for an id that is
+     * no job of the caller's.
+     */
+    async range(actor: Actor, afterId: string | null, limit: number): Promise<{ jobs: JobView[]; total: number; hasMore: boolean }> {
       if (!Number.isInteger(limit) || limit < 1 || limit > JOBS_PER_PAGE.max) throw invalid('first', `must be a whole number from 1 to ${JOBS_PER_PAGE.max}`);
-      return views.list(db, actor.accountId, Math.max(0, offset), limit);
+      const page = afterId === null || UUID.test(afterId) ? await views.listBefore(db, actor.accountId, afterId?.toLowerCase() ?? null, limit) : null;
+      if (!page) throw invalid('after', 'not a cursor from this connection');
+      return page;
     },
 
     /** The job's current state, then each change; ends once it is done. Only its owner may watch. */

@@ -157,6 +157,23 @@ export function createJobViews({ clock, links, options }: JobViewDeps) {
       return { jobs: await build(db, rows), total };
     },
 
+    /**
+     * `limit` of the account's jobs created before job `afterId` (all when null), newest first:
+     * a page that stays put while new jobs arrive. Null when `afterId` is no job of the account.
+     */
+    async listBefore(db: Tx, accountId: string, afterId: string | null, limit: number): Promise<{ jobs: JobView[]; total: number; hasMore: boolean } | null> {
+      const before = afterId === null ? [] : await db.$queryRawUnsafe<{ seq: bigint }[]>('SELECT seq FROM jobs WHERE id = $1::uuid AND account_id = $2::uuid', afterId, accountId);
+      if (afterId !== null && before.length === 0) return null;
+      const rows = await db.$queryRawUnsafe<JobRow[]>(
+        `SELECT ${columns} FROM jobs WHERE account_id = $1::uuid AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY seq DESC LIMIT $3`,
+        accountId,
+        before[0]?.seq ?? null,
+        limit + 1,
+      );
+      const total = await db.job.count({ where: { accountId } });
+      return { jobs: await build(db, rows.slice(0, limit)), total, hasMore: rows.length > limit };
+    },
+
     /** The account's jobs that are not done yet, oldest first (the start of `myJobsUpdated`). */
     async open(db: Tx, accountId: string): Promise<JobView[]> {
       const rows = await db.$queryRawUnsafe<JobRow[]>(`SELECT ${columns} FROM jobs WHERE account_id = $1::uuid AND status <> 'done' ORDER BY seq`, accountId);

@@ -245,9 +245,11 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
     /**
      * Unlocks an episode Podtext holds: 1 credit once per account and episode,
      * 0 after (and for the sample). Concurrent unlocks of one episode charge once.
+     * `field` names the id in a refusal as the caller sent it (REST's body
+     * says `transcript`). Default: `transcript_id`.
      */
-    async unlock(actor: Actor, rawId: string): Promise<{ transcriptId: string; charged: number; balance: number }> {
-      const transcriptId = assertTranscriptId(rawId, 'transcript');
+    async unlock(actor: Actor, rawId: string, field = 'transcript_id'): Promise<{ transcriptId: string; charged: number; balance: number }> {
+      const transcriptId = assertTranscriptId(rawId, field);
       await requireHeld(transcriptId);
       const result = await inTransaction(db, async (tx) => {
         const { charged, balanceAfter } = await unlockInTransaction(tx, actor.accountId, transcriptId, sampleTranscriptId);

@@ -29,12 +29,13 @@ const JobConnectionRef = builder.objectRef<Connection>('JobConnection').implemen
   }),
 });
 
-const cursorOf = (offset: number) => Buffer.from(`job:${offset}`).toString('base64url');
-function offsetAfter(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  const m = /^job:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+// A cursor names the job it follows, so a page stays put while new jobs are created.
+const cursorOf = (jobId: string) => Buffer.from(`job:${jobId}`).toString('base64url');
+function jobAfter(cursor: string | null | undefined): string | null {
+  if (!cursor) return null;
+  const m = /^job:([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!m) throw invalid('after', 'not a cursor from this connection');
-  return Number(m[1]) + 1;
+  return m[1]!;
 }
 
 const RequestResultRef = shapeType(requestResultShape);
@@ -65,9 +66,8 @@ builder.queryFields((t) => ({
     description: "This key's jobs, newest first (1 request).",
     args: { first: t.arg.int({ description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }), after: t.arg.string() },
     resolve: async (_r, args, ctx) => {
-      const offset = offsetAfter(args.after);
-      const { jobs, total } = await ctx.services.jobs.range(requireActor(ctx), offset, args.first ?? JOBS_PER_PAGE.default);
-      return { edges: jobs.map((node, i) => ({ cursor: cursorOf(offset + i), node })), totalCount: total, hasNextPage: offset + jobs.length < total };
+      const { jobs, total, hasMore } = await ctx.services.jobs.range(requireActor(ctx), jobAfter(args.after), args.first ?? JOBS_PER_PAGE.default);
+      return { edges: jobs.map((node) => ({ cursor: cursorOf(node.id), node })), totalCount: total, hasNextPage: hasMore };
     },
   }),
   job: t.field({ ...operation('getJob'),

@@ -90,7 +90,7 @@ export function registerTranscriptRoutes(api: OpenAPIHono<RestEnv>): void {
   });
   api.openapi(unlockRoute, async (c) => {
     const { transcript } = c.req.valid('json');
-    const r = await c.get('services').transcripts.unlock(c.get('actor'), transcript);
+    const r = await c.get('services').transcripts.unlock(c.get('actor'), transcript, 'transcript');
     return c.json({ unlocked: r.transcriptId, credits: r.charged, credits_remaining: r.balance, formats: FORMATS }, 200);
   });
 }
