@@ -110,6 +110,11 @@ describe('locked transcripts and unlock', () => {
     const ep = await addEpisode(t, { doc: sampleDoc() });
     const locked = await t.gql('query($id: String!) { transcript(transcriptId: $id) { title } }', { id: ep.transcriptId }, a.key);
     expect(locked.body.errors?.[0]?.extensions?.code).toBe('transcript_locked');
+    // The way out is named for a GraphQL client too, not only as a REST path.
+    expect(locked.body.errors?.[0]?.message).toMatch(/GraphQL: unlock\b/);
+    const none = await t.gql('query($id: String!) { transcript(transcriptId: $id) { title } }', { id: 'fedcba9876543210' }, a.key);
+    expect(none.body.errors?.[0]?.extensions?.code).toBe('not_found');
+    expect(none.body.errors?.[0]?.message).toMatch(/GraphQL: requestTranscription\b/);
     const un = await t.gql('mutation($id: String!) { unlock(transcriptId: $id) { unlocked credits creditsRemaining formats } }', { id: ep.transcriptId }, a.key);
     expect(un.body.data).toEqual({ unlock: { unlocked: ep.transcriptId, credits: 1, creditsRemaining: 2, formats: ['json', 'text', 'txt', 'srt', 'vtt'] } });
     const read = await t.gql<{ transcript: { segments: { speaker: string; words: { w: string; s: number }[] }[]; rendered: string } }>(

@@ -58,7 +58,7 @@ export function notTranscribedError(transcriptId: string, durationSeconds: numbe
         `Had nobody requested it, searching it would take ${plural(q.total, 'credit')} in all (${length}).`
       : `Episode ${transcriptId} is not transcribed yet, so it cannot be searched. Searching it takes ${plural(q.total, 'credit')} in all: ` +
         `${q.transcriptionCredits} to transcribe it (${length}; standard lane, unlock included) and ${q.queryCredits} for this query. ` +
-        'Request it with POST /requests; once it is transcribed it can be queried repeatedly.';
+        'Request it with POST /requests (GraphQL: requestTranscription); once it is transcribed it can be queried repeatedly.';
   return new DomainError(
     'not_transcribed',
     message,

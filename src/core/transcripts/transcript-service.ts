@@ -187,7 +187,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
       if (episode?.transcriptStatus === 'processing') {
         throw new DomainError('not_found', `No transcript for ${transcriptId} yet: it is being transcribed now, and readable once done. A key that requested it is told when (GET /jobs/{id}, or the job.done webhook).`);
       }
-      throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests.`);
+      throw new DomainError('not_found', `No transcript for ${transcriptId} yet; request one with POST /requests (GraphQL: requestTranscription).`);
     }
     return version;
   }
@@ -199,7 +199,7 @@ export function createTranscriptService({ db, bus, log, sampleTranscriptId, onAc
     if (transcriptId === sampleTranscriptId) return { transcriptId, version };
     if (!actor) throw new DomainError('unauthorized', 'This transcript needs an API key.');
     if (!(await isUnlocked(actor.accountId, transcriptId))) {
-      throw new DomainError('transcript_locked', `Unlock this episode first: POST /unlock costs ${prices.unlock} credit once, then every format is free.`);
+      throw new DomainError('transcript_locked', `Unlock this episode first: POST /unlock (GraphQL: unlock) costs ${prices.unlock} credit once, then every format is free.`);
     }
     return { transcriptId, version };
   }
