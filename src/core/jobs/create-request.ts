@@ -124,7 +124,9 @@ export function createRequester(deps: RequesterDeps) {
     const episodes = await resolveEpisodes(db, input.items);
     const ids = episodes.map((e) => e.transcriptId);
     const unlocked = await db.unlock.findMany({ where: { accountId, transcriptId: { in: ids } }, select: { transcriptId: true } });
-    const quotes = quote(episodes, input.fast, new Set(unlocked.map((u) => u.transcriptId)), await paidAndWaiting(db, accountId, ids));
+    // The public sample is unlocked for everyone: naming it costs nothing, as POST /unlock of it does.
+    const free = new Set([...unlocked.map((u) => u.transcriptId), deps.sampleTranscriptId]);
+    const quotes = quote(episodes, input.fast, free, await paidAndWaiting(db, accountId, ids));
     const toTranscribe = quotes.filter((q) => q.kind === 'transcribe');
     let estimatedSeconds = 0;
     let queueAheadEpisodes = 0;
