@@ -29,6 +29,8 @@ export interface Settled {
   changes: JobChange[];
   /** Accounts whose balance or unlocks changed. */
   accounts: string[];
+  /** The audio yielded no words: the episode failed (NO_SPEECH) instead of being stored. */
+  noSpeech?: boolean;
 }
 
 /** Why a task whose audio yielded no words fails (shown as the job episode's `error`). */
@@ -95,7 +97,7 @@ export async function completeTask(tx: Tx, taskId: string, transcriptId: string,
     // Silence, music or noise: no transcript to deliver, so nothing is stored for anyone to unlock and
     // every waiting job gets its credits back. The work was done all the same: it counts for the ETA.
     await recordThroughput(tx, result.engineLane, engineName, result.durationSeconds, result.slotSeconds);
-    return failTask(tx, taskId, transcriptId, NO_SPEECH, ctx);
+    return { ...(await failTask(tx, taskId, transcriptId, NO_SPEECH, ctx)), noSpeech: true };
   }
   if (existing?.source !== 'publisher') {
     await saveTranscript(tx, {
