@@ -15,7 +15,9 @@ export interface AudioCheckLoopOptions {
  * Runs due audio checks one at a time until `signal` aborts (fingerprinting
  * is cheap, but a transcription slot's CPU matters more). A stored
  * transcript wakes the loop, so a new reference is taken while the audio is
- * still the one just transcribed. Resolves once the check in flight is done.
+ * still the one just transcribed. On abort, the check in flight is cut short
+ * and it and the claimed ones not begun are handed back (due at once, not
+ * after the claim's 15 minutes); resolves once that is done.
  */
 export async function runAudioChecks(checks: AudioChecks, bus: EventBus, log: Logger, signal: AbortSignal, options: AudioCheckLoopOptions = {}): Promise<void> {
   try {
@@ -40,14 +42,20 @@ export async function runAudioChecks(checks: AudioChecks, bus: EventBus, log: Lo
     while (!signal.aborted) {
       woken = false;
       let due: string[] = [];
+      let done = 0;
       try {
         due = await checks.claimDue(batch);
         for (const id of due) {
           if (signal.aborted) break;
-          await checks.check(id, signal);
+          // A check cut short by the stop wrote nothing: it is handed back with the ones not begun.
+          if ((await checks.check(id, signal)) === 'failed' && signal.aborted) break;
+          done += 1;
         }
       } catch (err) {
         if (!signal.aborted) failed(err);
+      }
+      if (signal.aborted && done < due.length) {
+        await checks.release(due.slice(done)).catch((err) => log.warn({ err }, 'audio checks not handed back; they are due again when their claim runs out'));
       }
       if (due.length >= batch || woken || signal.aborted) continue;
       await new Promise<void>((resolve) => {

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { SHORT_PASSAGE } from '../audio/passages.js';
@@ -30,6 +32,9 @@ beforeAll(async () => {
   const damaged = await spokenMp3('Welcome back to the show, everyone.');
   randomFillSync(damaged, 3000);
   audio.file('/damaged.mp3', damaged);
+  // Three seconds of digital silence: a file that decodes whole and holds no words.
+  const silent = await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', '-f', 'mp3', '-'], { encoding: 'buffer' });
+  audio.file('/silent.mp3', silent.stdout);
   audio.file('/page.mp3', Buffer.from('<!doctype html><html><body>Episode moved</body></html>'), 'text/html');
   audio.handle('/endless.mp3', (_req, res) => {
     res.writeHead(200, { 'content-type': 'audio/mpeg' });
@@ -100,6 +105,29 @@ describe('audio that cannot be transcribed', () => {
     expect(mail.subject).toBe('Your Podtext job is done: 0 of 7 ready');
     expect(mail.text).toContain('Credits refunded for this job: 14.');
   }, 90_000);
+
+  it('audio in which no word is heard: failed and refunded, no empty transcript left for anyone to unlock', async () => {
+    const a = await t.account({ credits: 3 });
+    const guid = newGuid('silent');
+    const r = await postRequest(t, a.key, { episodes: [{ guid, url: audio.url('/silent.mp3'), title: 'Silent' }] });
+    expect(r.status).toBe(200);
+    expect(r.body.credits_charged).toBe(1);
+
+    const job = await jobDone(t, a.key, r.body.job.id, 30_000);
+    expect(job).toMatchObject({ status: 'done', done: 1, total: 1, credits_refunded: 1 });
+    expect(job.episodes[0]).toMatchObject({ status: 'failed', url: null, transcript_url: null, error: expect.stringContaining('no speech') });
+    // Not retried: silence stays silent.
+    expect(audio.hits('/silent.mp3')).toBe(1);
+    expect((await t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(3);
+
+    // Nobody else pays to unlock a transcript without words: there is none, and the episode can be requested again.
+    const b = await t.account({ credits: 3 });
+    const id = transcriptIdFor(guid);
+    const unlock = await t.api('POST', '/unlock', { key: b.key, body: { transcript: id } });
+    expect(unlock.status).toBe(404);
+    const episode = await t.podtext.services.db.episode.findUniqueOrThrow({ where: { transcriptId: id } });
+    expect(episode.transcriptStatus).toBe('none');
+  }, 60_000);
 
   it('an episode the index knows under another audio URL: the failure names the URL fetched, not its query', async () => {
     const a = await t.account({ credits: 5 });

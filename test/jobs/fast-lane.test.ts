@@ -111,3 +111,37 @@ describe('one episode is transcribed once', () => {
     expect(task).toMatchObject({ attempt: 1, status: 'done' });
   });
 });
+
+describe('an episode the key already pays for on the standard lane, asked for on the fast lane', () => {
+  it('costs the premium only: the standard charge is not taken twice', async () => {
+    const a = await t.account({ credits: 5 });
+    const guid = newGuid('upgrade');
+    // The host holds the file until told: the standard task stays at its download meanwhile.
+    let send = () => undefined as void;
+    const sent = new Promise<void>((resolve) => (send = resolve));
+    const mp3 = await spokenMp3(SHORT_PASSAGE);
+    audio.handle('/held.mp3', (_req, res) => void sent.then(() => res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(mp3)));
+    const item = { guid, url: audio.url('/held.mp3'), secs: 12 };
+
+    const standard = await postRequest(t, a.key, { episodes: [item] });
+    expect(standard.body.credits_charged).toBe(1);
+    const quote = await postRequest(t, a.key, { episodes: [item], fast: true, dry_run: true });
+    expect(quote.body).toMatchObject({ credits_required: 1, episodes: [{ charged: 1 }] });
+    const fast = await postRequest(t, a.key, { episodes: [item], fast: true });
+    expect(fast.body).toMatchObject({ credits_charged: 1, credits_remaining: 3 });
+    expect(fast.body.job.episodes[0].charged).toBe(1);
+    // Asked once more on the fast lane: already paid for.
+    const again = await postRequest(t, a.key, { episodes: [item], fast: true });
+    expect(again.body.credits_charged).toBe(0);
+
+    send();
+    await Promise.all([standard, fast, again].map((r) => jobDone(t, a.key, r.body.job.id)));
+    // One standard charge and one premium, never a second standard charge.
+    const charges = await ledger(t, a.accountId, 'job:');
+    expect(charges.map((e) => [e.reference.endsWith(':premium') ? 'premium' : 'standard', e.amount])).toEqual([
+      ['standard', -1],
+      ['premium', -1],
+    ]);
+    expect((await t.api('GET', `/transcripts/${transcriptIdFor(guid)}`, { key: a.key })).status).toBe(200);
+  }, 60_000);
+});

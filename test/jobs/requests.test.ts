@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { OTHER_ADDRESS_JOBS_PER_DAY } from '../../src/core/jobs/notify-limit.js';
 import { REQUESTED_SHOW_ID } from '../../src/core/jobs/resolve-episodes.js';
+import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { newGuid } from './support/audio-server.js';
@@ -189,6 +190,18 @@ describe('pricing and the request result', () => {
     const readyAt = Date.parse(made.job.estimated_ready_at);
     expect(Math.abs(readyAt - (Date.now() + made.job.estimated_seconds * 1000))).toBeLessThan(10_000);
     expect(Math.abs(Date.parse(polled.estimated_ready_at) - readyAt)).toBeLessThan(10_000);
+  });
+
+  it('the public sample costs nothing in a request, quoted or not, even with no credits left', async () => {
+    const a = await t.account({ credits: 0 });
+    const sample = { guid: sampleEpisode.guid, url: 'https://x.example/sample.mp3' };
+    const quote = await postRequest(t, a.key, { episodes: [sample], dry_run: true });
+    expect(quote.status).toBe(200);
+    expect(quote.body).toMatchObject({ credits_required: 0, sufficient: true, episodes: [{ transcript_id: sampleEpisode.transcriptId, status: 'ready', charged: 0 }] });
+    const made = await postRequest(t, a.key, { episodes: [sample] });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ credits_charged: 0, credits_remaining: 0, already_transcribed: [{ transcript_id: sampleEpisode.transcriptId, charged: 0 }] });
+    expect(await ledger(t, a.accountId, 'unlock:')).toHaveLength(0);
   });
 
   it('a dry run quotes and stores nothing', async () => {

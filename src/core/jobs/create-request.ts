@@ -17,7 +17,7 @@ import { checkOtherAddressQuota } from './notify-limit.js';
 import { liveSlots, queueAheadOfNew } from './queue-state.js';
 import { type EpisodeQuote, paidSeconds, quoteEpisodes, quoteTotal } from './quote.js';
 import { checkRequestInput, type CheckedRequest, type TranscriptionRequestInput } from './request-input.js';
-import { addRequestedEpisodes, resolveEpisodes } from './resolve-episodes.js';
+import { addRequestedEpisodes, type ResolvedEpisode, resolveEpisodes } from './resolve-episodes.js';
 import { queueOrJoinTask } from './task-queue.js';
 import { readLaneRates } from './throughput.js';
 import { unlockInTransaction } from '../unlock.js';
@@ -88,29 +88,45 @@ interface Plan {
   promiseSeconds: number | null;
 }
 
-/** Of `ids`, the episodes this account has paid for and still waits on (in a lane at least as fast). */
-async function paidAndWaiting(db: Tx, accountId: string, ids: string[], fast: boolean): Promise<Set<string>> {
-  const rows = await db.$queryRaw<{ transcript_id: string }[]>`
-    SELECT je.transcript_id FROM job_episodes je JOIN jobs j ON j.id = je.job_id
-    WHERE j.account_id = ${accountId}::uuid AND je.status = 'queued' AND je.charged > 0
-      AND je.transcript_id = ANY(${ids}) AND (j.fast OR NOT ${fast})`;
-  return new Set(rows.map((r) => r.transcript_id));
+/** What this account has paid for an episode it still waits on: on the fast lane, or the hours billed on the standard lane. */
+interface PaidAndWaiting {
+  fast: boolean;
+  standardHours: number;
+}
+
+/** Of `ids`, the episodes this account has paid for and still waits on, and on which lanes. */
+async function paidAndWaiting(db: Tx, accountId: string, ids: string[]): Promise<Map<string, PaidAndWaiting>> {
+  const rows = await db.$queryRaw<{ transcript_id: string; fast: boolean; standard_hours: number | null }[]>`
+    SELECT je.transcript_id, bool_or(j.fast) AS fast, max(je.billed_hours) FILTER (WHERE NOT j.fast) AS standard_hours
+    FROM job_episodes je JOIN jobs j ON j.id = je.job_id
+    WHERE j.account_id = ${accountId}::uuid AND je.status = 'queued' AND je.charged > 0 AND je.transcript_id = ANY(${ids})
+    GROUP BY je.transcript_id`;
+  return new Map(rows.map((r) => [r.transcript_id, { fast: r.fast, standardHours: Number(r.standard_hours ?? 0) }]));
 }
 
 /** `POST /requests`: unlock what is held, queue the rest as one job, all or nothing. */
 export function createRequester(deps: RequesterDeps) {
   const { db, clock, links, options } = deps;
 
+  /** The episodes priced for this account, given what it already unlocked and what it paid for and still waits on. */
+  function quote(episodes: ResolvedEpisode[], fast: boolean, unlocked: Set<string>, paid: Map<string, PaidAndWaiting>): EpisodeQuote[] {
+    return quoteEpisodes(episodes, {
+      fast,
+      unlocked,
+      // Paid on a lane at least as fast: nothing more to pay. Paid on the standard lane, asked for fast: the premium.
+      alreadyPaid: new Set([...paid].filter(([, p]) => p.fast || !fast).map(([id]) => id)),
+      standardHoursPaid: new Map([...paid].map(([id, p]) => [id, p.standardHours])),
+      unknownDurationSeconds: options.unknownDurationSeconds,
+    });
+  }
+
   async function plan(accountId: string, input: CheckedRequest): Promise<Plan> {
     const episodes = await resolveEpisodes(db, input.items);
     const ids = episodes.map((e) => e.transcriptId);
     const unlocked = await db.unlock.findMany({ where: { accountId, transcriptId: { in: ids } }, select: { transcriptId: true } });
-    const quotes = quoteEpisodes(episodes, {
-      fast: input.fast,
-      unlocked: new Set(unlocked.map((u) => u.transcriptId)),
-      alreadyPaid: await paidAndWaiting(db, accountId, ids, input.fast),
-      unknownDurationSeconds: options.unknownDurationSeconds,
-    });
+    // The public sample is unlocked for everyone: naming it costs nothing, as POST /unlock of it does.
+    const free = new Set([...unlocked.map((u) => u.transcriptId), deps.sampleTranscriptId]);
+    const quotes = quote(episodes, input.fast, free, await paidAndWaiting(db, accountId, ids));
     const toTranscribe = quotes.filter((q) => q.kind === 'transcribe');
     let estimatedSeconds = 0;
     let queueAheadEpisodes = 0;
@@ -159,9 +175,13 @@ export function createRequester(deps: RequesterDeps) {
     const [account] = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
     if (!account) throw new DomainError('not_found', 'No such account');
     // The account's lock orders this key's requests: one for the same episode that committed since
-    // the plan was made has paid for it, so this one is planned again and joins for nothing.
-    const charging = transcribe.filter((q) => q.charged > 0).map((q) => q.episode.transcriptId);
-    if (charging.length > 0 && (await paidAndWaiting(tx, accountId, charging, input.fast)).size > 0) throw new PlanOutdated();
+    // the plan was made has paid for it (or its standard part), so this one is planned again and pays less.
+    const charging = transcribe.filter((q) => q.charged > 0);
+    if (charging.length > 0) {
+      const paid = await paidAndWaiting(tx, accountId, charging.map((q) => q.episode.transcriptId));
+      const now = quote(charging.map((q) => q.episode), input.fast, new Set(), paid);
+      if (now.some((q, i) => q.charged !== charging[i]!.charged)) throw new PlanOutdated();
+    }
     if (p.total > account.credits) throw insufficient(p.total, account.credits);
     const charged = new Map<string, number>();
     for (const q of library) charged.set(q.episode.transcriptId, (await unlockInTransaction(tx, accountId, q.episode.transcriptId, deps.sampleTranscriptId)).charged);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainSeconds, estimateSeconds, jobSeconds, NO_WORK, pollAfterSeconds, promiseSeconds, type QueuedWork, scheduleSeconds } from './eta.js';
+import { drainSeconds, estimateSeconds, jobSeconds, NO_WORK, pollAfterSeconds, promiseSeconds, type QueuedWork, retryFloorSeconds, scheduleSeconds } from './eta.js';
 
 const cost = (rate: number, fixed = 0) => ({ rate, fixed });
 const work = (standard: number, fast = 0, tasks: Partial<Record<'standard' | 'fast', number>> = {}): QueuedWork => ({
@@ -9,6 +9,18 @@ const work = (standard: number, fast = 0, tasks: Partial<Record<'standard' | 'fa
 const last = (lane: 'standard' | 'fast', audio: number, remaining = audio) => ({ lane, remaining, audioSeconds: audio });
 
 describe('ETA arithmetic', () => {
+  it('a task waiting out its backoff is done no sooner than the wait plus its own run, whatever the queue says', () => {
+    const rates = { standard: cost(2.5), fast: cost(20) };
+    const retry = { waitSeconds: 600, task: last('standard', 60) };
+    expect(retryFloorSeconds(retry, rates, 1)).toBe(624);
+    // Two chunks on two slots.
+    expect(retryFloorSeconds(retry, rates, 2)).toBe(612);
+    expect(retryFloorSeconds(undefined, rates, 2)).toBe(0);
+    expect(estimateSeconds({ before: work(0), last: last('standard', 60), retry }, rates, 1)).toBe(624);
+    // Work ahead that outlasts the wait still decides.
+    expect(estimateSeconds({ before: work(10_000), last: last('standard', 60), retry }, rates, 1)).toBe(4024);
+  });
+
   it('divides remaining audio by lane rate and slots', () => {
     const rates = { standard: cost(3), fast: cost(20) };
     expect(drainSeconds(work(600), rates, 2)).toBe(100);

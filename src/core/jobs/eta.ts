@@ -78,6 +78,17 @@ export function paceFloorSeconds(last: LastTask | null): number {
   return Math.ceil((last.runningSeconds * (1 - done)) / Math.max(done, 0.5));
 }
 
+/**
+ * The least a job whose episode failed an attempt still needs: the backoff
+ * before the task may be claimed again, then the task itself. Work queued
+ * behind it is claimed meanwhile, so the queue alone would promise the job
+ * done in seconds again and again until the retry has run.
+ */
+export function retryFloorSeconds(retry: JobQueue['retry'], rates: LaneRates, slots: number, fastConcurrency = 1): number {
+  if (!retry) return 0;
+  return Math.ceil(retry.waitSeconds + jobSeconds(NO_WORK, retry.task, rates, slots, fastConcurrency));
+}
+
 /** The share of a task still to do, by which it still pays the lane's fixed cost. */
 function share(t: { remaining: number; audioSeconds: number }): number {
   return t.audioSeconds > 0 ? Math.min(1, t.remaining / t.audioSeconds) : 1;
@@ -174,6 +185,12 @@ export interface JobQueue {
   before: QueuedWork;
   last: LastTask | null;
   /**
+   * The job's own task whose next attempt is furthest off (it failed and
+   * waits out its backoff before any worker may claim it again), and how long
+   * until then in seconds; absent when none waits.
+   */
+  retry?: { waitSeconds: number; task: LastTask };
+  /**
    * For a job whose last task is on the standard lane: the standard tasks
    * nearest before it (and the job's own) one by one, in claim order, and the
    * standard work further ahead as a sum.
@@ -187,10 +204,11 @@ export interface JobQueue {
  * ahead to detail have drained; a fast-lane job waits for the work before its
  * last task, then spreads that over the endpoint's concurrent requests
  * (`jobSeconds`). Never less than a running last task's own pace allows
- * (`paceFloorSeconds`).
+ * (`paceFloorSeconds`), nor than a retried task's backoff and run
+ * (`retryFloorSeconds`).
  */
 export function estimateSeconds(queue: JobQueue, rates: LaneRates, slots: number, fastConcurrency = 1): number {
-  const floor = paceFloorSeconds(queue.last);
+  const floor = Math.max(paceFloorSeconds(queue.last), retryFloorSeconds(queue.retry, rates, slots, fastConcurrency));
   if (!queue.schedule) return Math.max(floor, jobSeconds(queue.before, queue.last, rates, slots, fastConcurrency));
   const startAt = drainSeconds({ standard: queue.schedule.bulk, fast: queue.before.fast }, rates, slots, fastConcurrency);
   return Math.max(floor, scheduleSeconds(queue.schedule.tasks, rates.standard, slots, startAt));

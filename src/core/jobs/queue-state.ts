@@ -52,18 +52,22 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   if (jobIds.length === 0) return out;
   const mine = Prisma.sql`
     SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
-      CASE WHEN t.status = 'running' THEN extract(epoch FROM now() - t.claimed_at)::float8 END AS running_seconds
+      CASE WHEN t.status = 'running' THEN extract(epoch FROM now() - t.claimed_at)::float8 END AS running_seconds,
+      CASE WHEN t.status = 'queued' AND t.next_attempt_at > now() THEN extract(epoch FROM t.next_attempt_at - now())::float8 END AS wait_seconds
     FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
     WHERE je.job_id = ANY(${jobIds}::uuid[]) AND je.status = 'queued' AND t.status IN ('queued', 'running')`;
-  const own = await db.$queryRaw<{ job_id: string; id: string; lane: Lane; audio_seconds: number; progress: number; k: bigint; running_seconds: number | null }[]>`${mine}`;
+  const own = await db.$queryRaw<{ job_id: string; id: string; lane: Lane; audio_seconds: number; progress: number; k: bigint; running_seconds: number | null; wait_seconds: number | null }[]>`${mine}`;
   if (own.length === 0) return out;
-  const jobs = new Map<string, { last: (typeof own)[number]; ids: Set<string> }>();
+  type Own = (typeof own)[number];
+  const jobs = new Map<string, { last: Own; ids: Set<string>; retry: Own | null }>();
+  const later = (a: Own | null, b: Own) => (b.wait_seconds !== null && (a === null || Number(b.wait_seconds) > Number(a.wait_seconds)) ? b : a);
   for (const task of own) {
     const job = jobs.get(task.job_id);
-    if (!job) jobs.set(task.job_id, { last: task, ids: new Set([task.id]) });
+    if (!job) jobs.set(task.job_id, { last: task, ids: new Set([task.id]), retry: later(null, task) });
     else {
       job.ids.add(task.id);
       if (task.k > job.last.k) job.last = task;
+      job.retry = later(job.retry, task);
     }
   }
   const rows = await db.$queryRaw<(Row & { job_id: string })[]>`
@@ -88,11 +92,15 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
             ORDER BY ${ORDER_KEY} DESC OFFSET ${DETAILED_TASKS - 1} LIMIT 1), -1)
         ORDER BY ${ORDER_KEY}`
     : [];
-  for (const [jobId, { last, ids }] of jobs) {
+  for (const [jobId, { last, ids, retry }] of jobs) {
     const summed = sumByLane(rows.filter((r) => r.job_id === jobId));
     const audio = Number(last.audio_seconds);
     const runningSeconds = last.running_seconds === null ? undefined : Math.max(0, Number(last.running_seconds));
     const ahead: QueueAhead = { ...summed, last: { lane: last.lane, remaining: audio * (1 - Number(last.progress)), audioSeconds: audio, runningSeconds } };
+    if (retry) {
+      const retryAudio = Number(retry.audio_seconds);
+      ahead.retry = { waitSeconds: Number(retry.wait_seconds), task: { lane: retry.lane, remaining: retryAudio, audioSeconds: retryAudio } };
+    }
     if (last.lane === 'standard') {
       const upTo = detail.filter((d) => d.k <= last.k);
       const tasks = upTo.slice(-DETAILED_TASKS).map((d) => scheduled({ ...d, mine: ids.has(d.id) }));

@@ -27,6 +27,15 @@ describe('quoteEpisodes', () => {
     expect(q).toMatchObject({ kind: 'transcribe', charged: 0, billedHours: 2 });
   });
 
+  it('on the fast lane, hours already paid on the standard lane cost the premium only', () => {
+    const eps = [episode('a', 'processing', 7200), episode('b', 'processing', 3 * 3600), episode('c', 'none', 3600)];
+    const q = quoteEpisodes(eps, { ...base, fast: true, standardHoursPaid: new Map([['a', 2], ['b', 1]]) });
+    // a: 2 h paid, 2 premium; b: 1 of 3 h paid, 2 more at the standard price and 3 premium; c: nothing paid.
+    expect(q.map((x) => [x.charged, x.premium])).toEqual([[2, 2], [5, 3], [2, 1]]);
+    // A standard request pays as before: what is paid is covered by alreadyPaid, not by this.
+    expect(quoteEpisodes(eps, { ...base, standardHoursPaid: new Map([['a', 2]]) }).map((x) => x.charged)).toEqual([2, 3, 1]);
+  });
+
   it('paid hours cover audio up to the rounding boundary', () => {
     expect(paidSeconds(1, 21_600)).toBe(5399);
     expect(paidSeconds(2, 21_600)).toBe(8999);

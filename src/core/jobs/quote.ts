@@ -27,6 +27,13 @@ export interface QuoteContext {
    * already paid for).
    */
   alreadyPaid: ReadonlySet<string>;
+  /**
+   * Billed hours this account already paid at the standard price for
+   * episodes it waits for in an unsettled standard-lane job: a fast request
+   * for one adds the premium, and the standard price only of hours beyond
+   * those. Default: none.
+   */
+  standardHoursPaid?: ReadonlyMap<string, number>;
   /** Length assumed when nothing says how long an episode is, in seconds. */
   unknownDurationSeconds: number;
 }
@@ -34,7 +41,9 @@ export interface QuoteContext {
 /**
  * Prices a request (spec section 1): a library episode 1 credit (0 if
  * unlocked), an episode to transcribe 1 credit per billed hour (2 on the fast
- * lane), the unlock included. Pure, so dry runs and real requests agree.
+ * lane), the unlock included; on the fast lane, hours the account already
+ * pays for on the standard lane cost only the premium. Pure, so dry runs and
+ * real requests agree.
  */
 export function quoteEpisodes(episodes: readonly ResolvedEpisode[], ctx: QuoteContext): EpisodeQuote[] {
   return episodes.map((episode) => {
@@ -47,12 +56,15 @@ export function quoteEpisodes(episodes: readonly ResolvedEpisode[], ctx: QuoteCo
     if (ctx.alreadyPaid.has(episode.transcriptId)) {
       return { episode, kind: 'transcribe', charged: 0, billedHours: hours, premium: 0, audioSeconds };
     }
+    const premium = ctx.fast ? hours * FAST_PREMIUM_PER_HOUR : 0;
+    // Moving an episode this account already pays for on the standard lane to the fast lane: the standard part is paid.
+    const paidHours = ctx.fast ? Math.min(hours, ctx.standardHoursPaid?.get(episode.transcriptId) ?? 0) : 0;
     return {
       episode,
       kind: 'transcribe',
-      charged: transcriptionCredits(audioSeconds, ctx.fast),
+      charged: transcriptionCredits(audioSeconds, ctx.fast) - paidHours * prices.transcribePerHour,
       billedHours: hours,
-      premium: ctx.fast ? hours * FAST_PREMIUM_PER_HOUR : 0,
+      premium,
       audioSeconds,
     };
   });

@@ -1,5 +1,5 @@
 import type { TranscriptDoc } from '../transcripts/formats/transcript-doc.js';
-import { saveTranscript } from '../transcripts/transcript-store.js';
+import { countWords, saveTranscript } from '../transcripts/transcript-store.js';
 import * as ledger from '../ledger.js';
 import type { Tx } from '../transaction.js';
 import { finishJobs, type JobChange, lockJobs, type SettleContext } from './finish-jobs.js';
@@ -29,7 +29,12 @@ export interface Settled {
   changes: JobChange[];
   /** Accounts whose balance or unlocks changed. */
   accounts: string[];
+  /** The audio yielded no words: the episode failed (NO_SPEECH) instead of being stored. */
+  noSpeech?: boolean;
 }
+
+/** Why a task whose audio yielded no words fails (shown as the job episode's `error`). */
+export const NO_SPEECH = 'no speech was recognised in the audio (silence, music or noise): nothing to transcribe';
 
 type Outcome = { status: 'ready'; fellBack: boolean } | { status: 'failed'; error: string };
 
@@ -88,6 +93,12 @@ export async function storeTaskResult(tx: Tx, task: ClaimedTask, result: TaskRes
 export async function completeTask(tx: Tx, taskId: string, transcriptId: string, result: TaskResult, engineName: string, ctx: SettleContext): Promise<Settled> {
   // A publisher's own transcript may have arrived meanwhile (feed ingestion): it stays.
   const existing = await tx.transcript.findUnique({ where: { transcriptId }, select: { source: true } });
+  if (existing?.source !== 'publisher' && countWords(result.doc) === 0) {
+    // Silence, music or noise: no transcript to deliver, so nothing is stored for anyone to unlock and
+    // every waiting job gets its credits back. The work was done all the same: it counts for the ETA.
+    await recordThroughput(tx, result.engineLane, engineName, result.durationSeconds, result.slotSeconds);
+    return { ...(await failTask(tx, taskId, transcriptId, NO_SPEECH, ctx)), noSpeech: true };
+  }
   if (existing?.source !== 'publisher') {
     await saveTranscript(tx, {
       transcriptId,

@@ -9,7 +9,7 @@ import { episodeVocabulary } from './episode-vocabulary.js';
 import type { Lane } from './lanes.js';
 import { REQUESTED_SHOW_ID } from './resolve-episodes.js';
 import { recordChunkFailure, storeChunkResult } from './settle-chunks.js';
-import { recordTaskFailure, storeTaskResult, type TaskResult } from './settle-task.js';
+import { NO_SPEECH, recordTaskFailure, type Settled, storeTaskResult, type TaskResult } from './settle-task.js';
 import {
   announceWorkerPool,
   type ClaimedTask,
@@ -55,6 +55,12 @@ export function createTaskApi(deps: TaskApiDeps) {
     const task = await claimTask(db, workerId, onlyLane);
     if (task) await jobsStarted(task.id);
     return task;
+  }
+
+  /** Says so in the log when the episode failed for want of words (its jobs were refunded). */
+  function noSpeech(transcriptId: string, settled: Settled): boolean {
+    if (settled.noSpeech) deps.log.warn({ transcriptId, reason: NO_SPEECH, outcome: 'failed' }, 'transcription failed: no speech recognised; waiting jobs refunded');
+    return settled.noSpeech === true;
   }
 
   return {
@@ -110,13 +116,13 @@ export function createTaskApi(deps: TaskApiDeps) {
      * Stores a chunk's words; the last one stitches and settles the episode.
      * @returns `stale` when the attempt no longer holds the chunk: nothing was stored.
      */
-    async completeChunk(chunk: ClaimedChunk, result: AsrResult, slotSeconds: number, engines: Record<Lane, { name: string; model: string }>): Promise<'stored' | 'settled' | 'stale'> {
+    async completeChunk(chunk: ClaimedChunk, result: AsrResult, slotSeconds: number, engines: Record<Lane, { name: string; model: string }>): Promise<'stored' | 'settled' | 'stale' | 'failed'> {
       const out = await inTransaction(db, (tx) => storeChunkResult(tx, chunk, result, slotSeconds, engines, deps.settle));
       if (!out) return 'stale';
       if (!out.settled) return 'stored';
       deps.onTranscriptStored(out.transcriptId);
       await deps.afterCommit(out.settled.changes, out.settled.accounts);
-      return 'settled';
+      return noSpeech(out.transcriptId, out.settled) ? 'failed' : 'settled';
     },
 
     /** Records a chunk's failed attempt: retried later, or the episode fails (refunded once). */
@@ -143,12 +149,12 @@ export function createTaskApi(deps: TaskApiDeps) {
      * Stores the transcript and settles every job waiting on it.
      * @returns `stale` when the attempt no longer holds the task: nothing was stored.
      */
-    async complete(task: ClaimedTask, result: TaskResult, engineName: string): Promise<'stored' | 'stale'> {
+    async complete(task: ClaimedTask, result: TaskResult, engineName: string): Promise<'stored' | 'stale' | 'failed'> {
       const settled = await inTransaction(db, (tx) => storeTaskResult(tx, task, result, engineName, deps.settle));
       if (!settled) return 'stale';
       deps.onTranscriptStored(task.transcriptId);
       await deps.afterCommit(settled.changes, settled.accounts);
-      return 'stored';
+      return noSpeech(task.transcriptId, settled) ? 'failed' : 'stored';
     },
 
     /**

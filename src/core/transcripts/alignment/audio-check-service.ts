@@ -325,6 +325,15 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       return rows.map((r) => r.transcript_id);
     },
 
+    /**
+     * Hands back claimed checks that were not done (the process is stopping):
+     * due again at once, for whichever process looks next, instead of after the lease.
+     */
+    async release(transcriptIds: readonly string[]): Promise<void> {
+      if (transcriptIds.length === 0) return;
+      await db.$executeRaw`UPDATE audio_checks SET next_check_at = ${deps.clock.now()} WHERE transcript_id = ANY(${[...transcriptIds]})`;
+    },
+
     /** Every recorded outcome of one episode, oldest first (the audit trail). */
     async history(transcriptId: string) {
       return db.$queryRaw<{ outcome: string; reason: string | null; audio_seconds: number | null; alignment: TimeMap | null; previous: TimeMap | null; created_at: Date }[]>`
