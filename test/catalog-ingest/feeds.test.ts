@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from '../../src/core/catalog/feed/parse-feed.js';
 import { OWN_FEED_ID_START } from '../../src/core/catalog/ingest/feed-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { startLocalServer, type LocalServer } from '../../src/infra/outbound/local-test-server.js';
 import { fakeClock } from '../support/fake-clock.js';
@@ -199,6 +200,20 @@ describe('SSRF', () => {
     expect(await titles('?max=3')).toEqual(expected.slice(0, 3));
     const gql = await t.gql<{ episodes: { edges: { node: { title: string } }[] } }>('query ($id: Float!) { episodes(feedId: $id, first: 11) { edges { node { title } } } }', { id: Number(feedId) }, a.key);
     expect(gql.body.data?.episodes.edges.map((e) => e.node.title)).toEqual(expected);
+  });
+
+  it('reads a feed without an encoding declaration in the charset its server names, on adding it and on every refresh', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const feed = (title: string) => Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title>
+      <item><title>Été à Montréal</title><guid>latin1-served-1</guid><enclosure url="https://cdn.example.com/l1.mp3" type="audio/mpeg" length="1"/></item></channel></rss>`, 'latin1');
+    server.routes.set('/latin1-served.xml', serve(feed('Ràdio Café'), 'application/rss+xml; charset=ISO-8859-1'));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/latin1-served.xml'));
+    expect(await db.show.findUniqueOrThrow({ where: { id: feedId } })).toMatchObject({ title: 'Ràdio Café' });
+    expect(await db.episode.findFirstOrThrow({ where: { showId: feedId } })).toMatchObject({ title: 'Été à Montréal' });
+    // A server that calls UTF-8 bytes Latin-1 (a default left in its configuration) is not believed.
+    server.routes.set('/latin1-served.xml', serve(Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel><title>Ràdio Café</title><item><title>Hivern à Girona</title><guid>latin1-served-2</guid><enclosure url="https://cdn.example.com/l2.mp3" type="audio/mpeg" length="1"/></item></channel></rss>'), 'text/xml; charset=iso-8859-1'));
+    await catalogIngest.refreshShow(feedId);
+    expect(await db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor('latin1-served-2') } })).toMatchObject({ title: 'Hivern à Girona' });
   });
 
   it('lists audio addresses a transcription request takes: relative ones resolved against the feed, none for ftp: or an empty one', async () => {

@@ -34,6 +34,12 @@ describe('decodeFeedBytes', () => {
     expect(decodeFeedBytes(Buffer.from(`<?xml version="1.0" encoding="x-klingon"?><t>${title}</t>`))).toContain(title);
   });
 
+  it('takes the served charset only for bytes that neither a declaration labels nor are UTF-8', () => {
+    expect(decodeFeedBytes(Buffer.from('<t>Ràdio</t>', 'latin1'), 'ISO-8859-1')).toBe('<t>Ràdio</t>');
+    expect(decodeFeedBytes(Buffer.from(`<t>${title}</t>`), 'ISO-8859-1')).toBe(`<t>${title}</t>`);
+    expect(decodeFeedBytes(Buffer.from('<?xml version="1.0" encoding="windows-1252"?><t>\x80</t>', 'latin1'), 'utf-8')).toContain('<t>€</t>');
+  });
+
   it('turns malformed bytes into replacement characters rather than failing', () => {
     expect(decodeFeedBytes(Buffer.from([0x3c, 0x74, 0x3e, 0xff, 0x3c, 0x2f, 0x74, 0x3e]))).toBe('<t>\ufffd</t>');
   });

@@ -219,7 +219,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     const feedUrl = normaliseFeedUrl(fetched.movedTo ?? url);
     let parsed;
     try {
-      parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes });
+      parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes, charset: fetched.charset });
     } catch (err) {
       if (err instanceof FeedParseError) throw invalid('url', `not a podcast feed: ${err.message}`);
       throw err;

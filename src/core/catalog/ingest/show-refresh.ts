@@ -161,7 +161,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
         );
         if (fetched.movedTo) await moved(show, fetched.movedTo);
         if (fetched.kind === 'not_modified') return await notModified(show);
-        parsed = await parseFeedOffThread(fetched.body, { maxItems: deps.maxEpisodes });
+        parsed = await parseFeedOffThread(fetched.body, { maxItems: deps.maxEpisodes, charset: fetched.charset });
         validators = fetched.validators;
       } catch (err) {
         // Stopping is not the feed's fault; the claim's lease brings it back.
