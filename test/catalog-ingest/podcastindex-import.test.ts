@@ -182,8 +182,14 @@ describe('rows that cannot be imported', () => {
       { id: '-3', url: 'https://feeds.example.com/bad-2.xml', title: 'Negative id' },
       { id: '12345678901234567890', url: 'https://feeds.example.com/bad-3.xml', title: 'Too long an id' },
       { id: '4250', url: 'https://feeds.example.com/good.xml', title: 'Good row' },
+      // Podtext's own ids: the public sample's show, and the range of feeds added by URL.
+      { id: '999999999999', url: 'https://feeds.example.com/over-sample.xml', title: 'Over the sample' },
+      { id: '1000000000000', url: 'https://feeds.example.com/over-own.xml', title: 'Over our own' },
     ]);
-    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 3 });
+    const sample = await db().show.findUniqueOrThrow({ where: { id: 999_999_999_999n } });
+    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 5 });
+    expect(await db().show.findUniqueOrThrow({ where: { id: 999_999_999_999n } })).toEqual(sample);
+    expect(await db().show.count({ where: { feedUrl: { startsWith: 'https://feeds.example.com/over-' } } })).toBe(0);
   });
 });
 
