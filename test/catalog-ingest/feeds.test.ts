@@ -149,6 +149,24 @@ describe('SSRF', () => {
     expect(await db.show.count({ where: { title: 'Mirrored Show' } })).toBe(1);
   });
 
+  it('finds a directory show not read yet under another spelling of its feed URL (https, a trailing slash), as Apple\'s lookup or an operator gives it, instead of a second show taking its episodes', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const items = [1, 2].map((n) => `<item><title>Spelled ${n}</title><guid>spelled-show-${n}</guid><enclosure url="https://cdn.example.com/s${n}.mp3" type="audio/mpeg" length="1"/></item>`).join('');
+    const feed = Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Spelled Show</title>${items}</channel></rss>`);
+    // The host answers both spellings, as most do.
+    server.routes.set('/spelled.xml', serve(feed));
+    server.routes.set('/spelled.xml/', serve(feed));
+    const url = server.url('/spelled.xml');
+    const key = searchKey('Spelled Show');
+    await db.show.create({ data: { id: 4261n, title: 'Spelled Show', feedUrl: url, source: 'podcastindex', indexed: true, nextFetchAt: clock.now(), searchName: key.name, searchCompact: key.compact } });
+
+    for (const spelling of [`${url}/`, url.replace(/^http:/, 'https:')]) {
+      expect(await catalogIngest.addFeedByUrl(spelling), spelling).toEqual({ feedId: 4261n, created: false });
+    }
+    expect(await db.episode.count({ where: { showId: 4261n } })).toBe(2);
+    expect(await db.show.count({ where: { title: 'Spelled Show' } })).toBe(1);
+  });
+
   it('still adds a different show that shares an episode or two with one already in the catalog', async () => {
     const { catalogIngest } = t.podtext.services;
     const item = (guid: string) => `<item><title>${guid}</title><guid>${guid}</guid><enclosure url="https://cdn.example.com/${guid}.mp3" type="audio/mpeg" length="1"/></item>`;

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
 import { isUniqueViolation } from '../../transaction.js';
 import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
+import { feedUrlVariants } from '../discovery/show-finders.js';
 import { FeedParseError } from '../feed/feed-parse-error.js';
 import type { ParsedFeed } from '../feed/feed-types.js';
 import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
@@ -166,11 +167,16 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     return result;
   }
 
-  /** The show already holding one of `urls` as its feed (as given, or as the URL parser tidied it). */
+  /**
+   * The show already holding one of `urls` as its feed: as given, as the URL
+   * parser tidied it, or spelled with the other protocol or trailing slash
+   * (as lookup matches), so a directory show not read yet is found instead
+   * of a second show taking its episodes.
+   */
   async function knownShow(urls: string[], extra: { appleId?: bigint }) {
     // Directory imports store URLs as published, which the URL parser may have tidied (case, default port).
     const known = await db.show.findFirst({
-      where: { feedUrl: { in: [...new Set(urls.flatMap((u) => [normaliseFeedUrl(u), u.trim()]))] } },
+      where: { feedUrl: { in: [...new Set(urls.flatMap((u) => [normaliseFeedUrl(u), u.trim(), ...feedUrlVariants(u)]))] } },
       select: { id: true, lastFetchedAt: true, appleId: true },
     });
     if (!known) return null;
