@@ -24,6 +24,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     args: [],
     options: { limit: 'string', feed: 'string' },
     counts: { limit: {} },
+    ids: ['feed'],
   },
   'seed-synthetic': {
     usage: '  seed-synthetic --shows N [--seed S]               fill the catalog with a synthetic index for benchmarks',
@@ -49,7 +50,7 @@ function count(n: number): string {
 export async function runCatalogCommand(config: Config, command: string, argv: string[]): Promise<number> {
   const read = readCommand(COMMANDS, command, argv, `Usage:\n${CATALOG_USAGE}`);
   if (typeof read === 'number') return read;
-  const { name, args, options, counts } = read;
+  const { name, args, options, counts, ids } = read;
   const podtext = await boot({ ...config, logLevel: 'warn' });
   const { db, catalogIngest, outbound, log } = podtext.services;
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -87,10 +88,9 @@ export async function runCatalogCommand(config: Config, command: string, argv: s
       return 0;
     }
     if (name === 'refresh-feeds') {
-      const feed = options.feed as string | undefined;
-      if (feed) {
-        if (!/^\d{1,19}$/.test(feed)) throw new Error('--feed must be a feed id (digits)');
-        const result = await catalogIngest.refreshShow(BigInt(feed));
+      const feed = ids.feed;
+      if (feed !== undefined) {
+        const result = await catalogIngest.refreshShow(feed);
         out(`Feed ${feed}: ${result.status}, ${result.newEpisodes} new episodes${result.error ? ` (${result.error})` : ''}.`);
         return result.status === 'failed' ? 1 : 0;
       }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseFeedId } from '../core/catalog/discovery/discovery-input.js';
 import { wholeNumber } from '../core/whole-number.js';
 
 /** What one command takes; every command is read by `readCommand` from one of these. */
@@ -13,6 +14,8 @@ export interface CommandSpec {
   required?: readonly string[];
   /** Arguments and options that are counts: decimal digits from 1 to `max` (no `0x10`, `1e3`, signs). */
   counts?: Record<string, { max?: number }>;
+  /** Options that are feed ids: positive decimal integers, read as the API reads `feed_id`. */
+  ids?: readonly string[];
 }
 
 /** A command line read by its spec. */
@@ -23,6 +26,8 @@ export interface ReadCommand {
   options: Record<string, string | boolean | undefined>;
   /** The counts given, as numbers. */
   counts: Record<string, number | undefined>;
+  /** The feed ids given. */
+  ids: Record<string, bigint | undefined>;
 }
 
 class UsageError extends Error {}
@@ -31,6 +36,15 @@ class UsageError extends Error {}
 function count(raw: string, field: string, max: number | undefined): number {
   try {
     return wholeNumber(raw === '' ? '-' : raw, field, { default: 0, max });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Reads a feed id; an empty value is a wrong one here, not a missing one. */
+function feedId(raw: string, field: string): bigint {
+  try {
+    return parseFeedId(raw === '' ? '-' : raw, field);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -58,7 +72,12 @@ function parse(spec: CommandSpec, argv: string[]): Omit<ReadCommand, 'name'> {
     const raw = key in args ? args[key] : (values[key] as string | undefined);
     counts[key] = raw === undefined ? undefined : count(raw, key in args ? key : `--${key}`, max);
   }
-  return { args, options: values, counts };
+  const ids: Record<string, bigint | undefined> = {};
+  for (const key of spec.ids ?? []) {
+    const raw = values[key] as string | undefined;
+    ids[key] = raw === undefined ? undefined : feedId(raw, `--${key}`);
+  }
+  return { args, options: values, counts, ids };
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from '../../src/core/catalog/feed/parse-feed.js';
 import { OWN_FEED_ID_START } from '../../src/core/catalog/ingest/feed-id.js';
+import { transcriptIdFor } from '../../src/core/transcript-id.js';
 import { searchKey } from '../../src/core/catalog/ingest/search-key.js';
 import { startLocalServer, type LocalServer } from '../../src/infra/outbound/local-test-server.js';
 import { fakeClock } from '../support/fake-clock.js';
@@ -148,6 +149,24 @@ describe('SSRF', () => {
     expect(await db.show.count({ where: { title: 'Mirrored Show' } })).toBe(1);
   });
 
+  it('finds a directory show not read yet under another spelling of its feed URL (https, a trailing slash), as Apple\'s lookup or an operator gives it, instead of a second show taking its episodes', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const items = [1, 2].map((n) => `<item><title>Spelled ${n}</title><guid>spelled-show-${n}</guid><enclosure url="https://cdn.example.com/s${n}.mp3" type="audio/mpeg" length="1"/></item>`).join('');
+    const feed = Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>Spelled Show</title>${items}</channel></rss>`);
+    // The host answers both spellings, as most do.
+    server.routes.set('/spelled.xml', serve(feed));
+    server.routes.set('/spelled.xml/', serve(feed));
+    const url = server.url('/spelled.xml');
+    const key = searchKey('Spelled Show');
+    await db.show.create({ data: { id: 4261n, title: 'Spelled Show', feedUrl: url, source: 'podcastindex', indexed: true, nextFetchAt: clock.now(), searchName: key.name, searchCompact: key.compact } });
+
+    for (const spelling of [`${url}/`, url.replace(/^http:/, 'https:')]) {
+      expect(await catalogIngest.addFeedByUrl(spelling), spelling).toEqual({ feedId: 4261n, created: false });
+    }
+    expect(await db.episode.count({ where: { showId: 4261n } })).toBe(2);
+    expect(await db.show.count({ where: { title: 'Spelled Show' } })).toBe(1);
+  });
+
   it('still adds a different show that shares an episode or two with one already in the catalog', async () => {
     const { catalogIngest } = t.podtext.services;
     const item = (guid: string) => `<item><title>${guid}</title><guid>${guid}</guid><enclosure url="https://cdn.example.com/${guid}.mp3" type="audio/mpeg" length="1"/></item>`;
@@ -199,6 +218,20 @@ describe('SSRF', () => {
     expect(await titles('?max=3')).toEqual(expected.slice(0, 3));
     const gql = await t.gql<{ episodes: { edges: { node: { title: string } }[] } }>('query ($id: Float!) { episodes(feedId: $id, first: 11) { edges { node { title } } } }', { id: Number(feedId) }, a.key);
     expect(gql.body.data?.episodes.edges.map((e) => e.node.title)).toEqual(expected);
+  });
+
+  it('reads a feed without an encoding declaration in the charset its server names, on adding it and on every refresh', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const feed = (title: string) => Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>${title}</title>
+      <item><title>Été à Montréal</title><guid>latin1-served-1</guid><enclosure url="https://cdn.example.com/l1.mp3" type="audio/mpeg" length="1"/></item></channel></rss>`, 'latin1');
+    server.routes.set('/latin1-served.xml', serve(feed('Ràdio Café'), 'application/rss+xml; charset=ISO-8859-1'));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/latin1-served.xml'));
+    expect(await db.show.findUniqueOrThrow({ where: { id: feedId } })).toMatchObject({ title: 'Ràdio Café' });
+    expect(await db.episode.findFirstOrThrow({ where: { showId: feedId } })).toMatchObject({ title: 'Été à Montréal' });
+    // A server that calls UTF-8 bytes Latin-1 (a default left in its configuration) is not believed.
+    server.routes.set('/latin1-served.xml', serve(Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel><title>Ràdio Café</title><item><title>Hivern à Girona</title><guid>latin1-served-2</guid><enclosure url="https://cdn.example.com/l2.mp3" type="audio/mpeg" length="1"/></item></channel></rss>'), 'text/xml; charset=iso-8859-1'));
+    await catalogIngest.refreshShow(feedId);
+    expect(await db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor('latin1-served-2') } })).toMatchObject({ title: 'Hivern à Girona' });
   });
 
   it('lists audio addresses a transcription request takes: relative ones resolved against the feed, none for ftp: or an empty one', async () => {

@@ -151,6 +151,28 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
     expect(await db().show.findUniqueOrThrow({ where: { id: 4243n } })).toMatchObject({ title: 'Apple id clash', appleId: null });
     expect((await db().show.findUniqueOrThrow({ where: { id: 2n } })).appleId).toBe(1000016089n);
   });
+
+  it('hands a feed added by URL over to its Podcast Index id when the index spells the URL otherwise (a trailing slash, https), instead of an empty twin', async () => {
+    const cases = [
+      { path: '/spelled-slash.xml', spell: (url: string) => `${url}/`, id: 4251n },
+      { path: '/spelled-https.xml', spell: (url: string) => url.replace(/^http:/, 'https:'), id: 4252n },
+    ];
+    const added: bigint[] = [];
+    for (const c of cases) {
+      const feed = (await readFile('test/fixtures/rss/apple-podcasters-guide-example.xml', 'utf8')).replace(/<guid>([^<]*)<\/guid>/g, `<guid>$1#${c.path}</guid>`);
+      server.routes.set(c.path, serve(feed));
+      added.push((await t.podtext.services.catalogIngest.addFeedByUrl(server.url(c.path))).feedId);
+    }
+    const csv = await newsfeedsCsv('spellings.csv', cases.map((c) => ({ id: String(c.id), url: c.spell(server.url(c.path)), title: 'From the index' })));
+
+    await importPodcastIndex(db(), csv, copy());
+    for (const [i, c] of cases.entries()) {
+      expect(await db().show.findUnique({ where: { id: added[i]! } })).toBeNull();
+      expect(await db().show.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ feedUrl: c.spell(server.url(c.path)), title: 'All About Everything' });
+      expect(await db().episode.count({ where: { showId: c.id } })).toBe(3);
+      expect(await db().show.count({ where: { title: 'All About Everything', feedUrl: { contains: c.path } } })).toBe(1);
+    }
+  });
 });
 
 describe('rows that cannot be imported', () => {
@@ -160,8 +182,14 @@ describe('rows that cannot be imported', () => {
       { id: '-3', url: 'https://feeds.example.com/bad-2.xml', title: 'Negative id' },
       { id: '12345678901234567890', url: 'https://feeds.example.com/bad-3.xml', title: 'Too long an id' },
       { id: '4250', url: 'https://feeds.example.com/good.xml', title: 'Good row' },
+      // Podtext's own ids: the public sample's show, and the range of feeds added by URL.
+      { id: '999999999999', url: 'https://feeds.example.com/over-sample.xml', title: 'Over the sample' },
+      { id: '1000000000000', url: 'https://feeds.example.com/over-own.xml', title: 'Over our own' },
     ]);
-    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 3 });
+    const sample = await db().show.findUniqueOrThrow({ where: { id: 999_999_999_999n } });
+    expect(await importPodcastIndex(db(), csv, copy())).toMatchObject({ rows: 1, skipped: 5 });
+    expect(await db().show.findUniqueOrThrow({ where: { id: 999_999_999_999n } })).toEqual(sample);
+    expect(await db().show.count({ where: { feedUrl: { startsWith: 'https://feeds.example.com/over-' } } })).toBe(0);
   });
 });
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { createCatalogIngest } from '../../src/core/catalog/ingest/catalog-ingest.js';
 import { parseTranscript } from '../../src/core/transcripts/formats/parse-transcript.js';
 import { fakeClock } from '../support/fake-clock.js';
 import { startTestPodtext, type TestPodtext } from '../support/podtext.js';
@@ -160,5 +162,33 @@ describe('publisher transcripts', () => {
     expect(down.lastError).toMatch(/500/);
     expect(server.seen.filter((r) => r.path === '/t/down.srt')).toHaveLength(3);
     expect(server.seen.filter((r) => r.path === '/t/junk.srt')).toHaveLength(1);
+  });
+
+  it('a slow transcript host holds the adding of a feed (a search by its URL) no longer than the wait; what is left is fetched on the next pass', async () => {
+    const { db, outbound, log } = t.podtext.services;
+    const ingest = createCatalogIngest({ db, outbound, clock, log, options: { transcriptWaitMs: 300 }, onTranscriptStored: () => undefined });
+    const held: ServerResponse[] = [];
+    let stuck = true;
+    server.routes.set('/t/stuck.srt', (_req, res) => (stuck ? held.push(res) : res.writeHead(200, { 'content-type': 'application/srt' }).end(SRT)));
+    const item = (n: number) => `<item><title>Stuck ${n}</title><guid>stuck-${n}</guid>
+      <enclosure url="https://cdn.example.com/stuck-${n}.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url(`/t/stuck.srt?${n}`)}" type="application/srt"/></item>`;
+    server.routes.set('/stuck.xml', serve(feed([1, 2, 3, 4, 5].map(item).join(''))));
+    try {
+      const started = performance.now();
+      const { feedId } = await ingest.addFeedByUrl(server.url('/stuck.xml'));
+      // Before, it waited for each transcript's 60 s timeout, two at a time to one host.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const fetches = await db.publisherTranscriptFetch.findMany({ where: { showId: feedId } });
+      expect(fetches).toHaveLength(5);
+      // Handed back untried: due now, no attempt spent.
+      for (const f of fetches) expect(f).toMatchObject({ attempts: 0, lastError: null, nextAttemptAt: clock.now() });
+
+      stuck = false;
+      expect(await ingest.fetchTranscripts({ showId: feedId, limit: 10 })).toEqual({ stored: 5, failed: 0 });
+      expect(await db.episode.count({ where: { showId: feedId, transcriptStatus: 'ready' } })).toBe(5);
+    } finally {
+      for (const res of held) res.destroy();
+    }
   });
 });

@@ -222,8 +222,15 @@ describe('refreshing feeds', () => {
     await services().catalogIngest.refreshShow(temp);
     expect((await services().db.show.findUniqueOrThrow({ where: { id: temp } })).feedUrl).toBe(server.url('/temp.xml'));
     server.routes.set('/temp.xml', (_req, res) => res.writeHead(308, { location: '/new.xml' }).end());
-    expect(await services().catalogIngest.refreshShow(temp)).toMatchObject({ status: 'updated' });
-    expect((await services().db.show.findUniqueOrThrow({ where: { id: temp } })).feedUrl).toBe(server.url('/temp.xml'));
+    // That feed is the other show's: not stored here, so its new episodes and its name stay with that show alone.
+    server.routes.set('/new.xml', serve(feed.replace('<title>All About Everything</title>', '<title>Merged Network</title>').replace('<item>', '<item><title>Merged in</title><guid>merged-in-1</guid><enclosure url="https://cdn.example.com/merged.mp3" type="audio/mpeg" length="1"/></item><item>')));
+    clock.advance(2 * 24 * HOUR);
+    expect(await services().catalogIngest.refreshShow(temp)).toMatchObject({ status: 'failed', error: `moved permanently to the feed of show ${feedId}` });
+    const tempShow = await services().db.show.findUniqueOrThrow({ where: { id: temp } });
+    expect(tempShow).toMatchObject({ feedUrl: server.url('/temp.xml'), fetchFailures: 1, dead: false });
+    expect(tempShow.title).toBe('All About Everything');
+    await services().catalogIngest.refreshShow(feedId);
+    expect(await services().db.episode.findUniqueOrThrow({ where: { transcriptId: transcriptIdFor('merged-in-1') } })).toMatchObject({ showId: feedId });
   });
 
   it('never adopts an address with a user name or password that a feed moved to (feed addresses are shown to everyone)', async () => {

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCharts } from '../../src/core/catalog/imports/apple-charts.js';
@@ -67,6 +70,32 @@ describe('GET /charts', () => {
     expect(r.body.error.message).toMatch(/^genre: /);
     expect(r.body.error.message).toContain('music');
     expect(r.body.error.message).toContain('true-crime');
+  });
+
+  it('an import lists each show once, leaves out entries without a usable Apple id, and keeps the chart it has when Apple answers none', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'podtext-charts-'));
+    try {
+      const current = (results: unknown[]) => JSON.stringify({ feed: { title: 'Top Shows', results } });
+      const odd = path.join(dir, 'odd.json');
+      await writeFile(odd, current([
+        { id: '1000101673', name: 'First', artistName: 'A', artworkUrl100: 'https://a.example/1.png' },
+        { id: '1000101673', name: 'First again', artistName: 'A' },
+        { id: 'abc', name: 'Not an id' },
+        { name: 'No id at all' },
+        { id: '1.5', name: 'Not a whole id' },
+        { id: '1001659715', name: 'Second', artistName: null, artworkUrl100: null },
+      ]));
+      expect(await importCharts(t.podtext.services.db, odd, { genre: 'comedy' })).toEqual({ genre: 'comedy', entries: 2 });
+      const comedy = (await get('/charts?genre=comedy')).body.chart as Json[];
+      expect(comedy.map((e) => [e.rank, e.apple_id, e.title, e.author])).toEqual([[1, '1000101673', 'First', 'A'], [2, '1001659715', 'Second', '']]);
+
+      const empty = path.join(dir, 'empty.json');
+      await writeFile(empty, current([]));
+      await expect(importCharts(t.podtext.services.db, empty, { genre: 'comedy' })).rejects.toMatchObject({ code: 'invalid_request' });
+      expect((await get('/charts?genre=comedy')).body.chart).toEqual(comedy);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("an entry's lookup_url finds the show when the index has it", async () => {

@@ -84,6 +84,10 @@ describe('command arguments', () => {
       [['import', 'charts', 'a.json', 'b.json'], 'import charts: unexpected argument "b.json"'],
       [['import', 'podcastindex', 'feeds.csv', '--batch', '0x10'], 'import podcastindex: --batch: must be a whole number from 1'],
       [['refresh-feeds', '--limit', '1e3'], 'refresh-feeds: --limit: must be a whole number from 1'],
+      [['refresh-feeds', '--feed', 'abc'], 'refresh-feeds: --feed: must be a positive integer'],
+      [['refresh-feeds', '--feed', '0'], 'refresh-feeds: --feed: must be a positive integer'],
+      // Empty (an unset shell variable) is not "every due feed".
+      [['refresh-feeds', '--feed', ''], 'refresh-feeds: --feed: must be a positive integer'],
       [['seed-synthetic'], 'seed-synthetic: --shows is required'],
     ];
     for (const [args, message] of refusals) {

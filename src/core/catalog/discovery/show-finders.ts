@@ -34,6 +34,23 @@ export function feedUrlVariants(feedUrl: string): string[] {
   return [...out];
 }
 
+/**
+ * One key for every spelling {@link feedUrlVariants} lists (the address
+ * without its protocol, fragment and trailing slash), or null for what is
+ * not a URL.
+ * @example feedUrlKey('https://example.com/feed/') === feedUrlKey('http://example.com/feed') // true
+ */
+export function feedUrlKey(feedUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(feedUrl.trim());
+  } catch {
+    return null;
+  }
+  url.hash = '';
+  return url.href.slice(url.protocol.length).replace(/\/$/, '');
+}
+
 export function findByFeedUrl(db: PrismaClient, feedUrl: string, query: ShowQuery = {}): Promise<Show | null> {
   return db.show.findFirst({ ...query, where: { feedUrl: { in: feedUrlVariants(feedUrl) } } }) as Promise<Show | null>;
 }

@@ -34,7 +34,18 @@ describe('decodeFeedBytes', () => {
     expect(decodeFeedBytes(Buffer.from(`<?xml version="1.0" encoding="x-klingon"?><t>${title}</t>`))).toContain(title);
   });
 
+  it('takes the served charset only for bytes that neither a declaration labels nor are UTF-8', () => {
+    expect(decodeFeedBytes(Buffer.from('<t>Ràdio</t>', 'latin1'), 'ISO-8859-1')).toBe('<t>Ràdio</t>');
+    expect(decodeFeedBytes(Buffer.from(`<t>${title}</t>`), 'ISO-8859-1')).toBe(`<t>${title}</t>`);
+    expect(decodeFeedBytes(Buffer.from('<?xml version="1.0" encoding="windows-1252"?><t>\x80</t>', 'latin1'), 'utf-8')).toContain('<t>€</t>');
+  });
+
+  it('reads unlabelled bytes that hold no UTF-8 sequence at all as windows-1252', () => {
+    expect(decodeFeedBytes(Buffer.from('<t>Caf\xe9 \x93quoted\x94 na\xefve</t>', 'latin1'))).toBe('<t>Café “quoted” naïve</t>');
+  });
+
   it('turns malformed bytes into replacement characters rather than failing', () => {
-    expect(decodeFeedBytes(Buffer.from([0x3c, 0x74, 0x3e, 0xff, 0x3c, 0x2f, 0x74, 0x3e]))).toBe('<t>\ufffd</t>');
+    // UTF-8 with one stray byte stays UTF-8 (alone, the byte would read as windows-1252's ÿ).
+    expect(decodeFeedBytes(Buffer.concat([Buffer.from(`<t>${title}`), Buffer.from([0xe9]), Buffer.from('</t>')]))).toBe(`<t>${title}\ufffd</t>`);
   });
 });

@@ -12,6 +12,8 @@ export interface ParseFeedOptions {
   maxItems?: number;
   /** More numeric character references than this refuses the feed. Default: 1,000,000. */
   maxCharacterReferences?: number;
+  /** The charset the server named in `Content-Type`, for bytes that neither a BOM nor an XML declaration labels (see `decodeFeedBytes`). */
+  charset?: string;
 }
 
 interface Candidate extends ItemKey {
@@ -49,7 +51,7 @@ function newestFirst(candidates: Candidate[]): Candidate[] {
 /**
  * Parses an RSS 2.0, RSS 1.0 or Atom podcast feed. Pure: no I/O, no DTD
  * entity expansion, nothing fetched. A Buffer is decoded by its BOM or XML
- * declaration (ISO-8859-1 feeds exist); a string is taken as is.
+ * declaration (ISO-8859-1 feeds exist), else the served `charset`; a string is taken as is.
  *
  * Episode guid: the item's `<guid>` (Atom: `<id>`); without one, the
  * enclosure URL, else the link, else `title + '|' + the raw pubDate`. An
@@ -62,7 +64,7 @@ function newestFirst(candidates: Candidate[]): Candidate[] {
  */
 export function parseFeed(input: Buffer | Uint8Array | string, options: ParseFeedOptions = {}): ParsedFeed {
   const maxItems = Math.max(0, Math.floor(options.maxItems ?? 1000));
-  const xml = typeof input === 'string' ? input.replace(/^\uFEFF/, '') : decodeFeedBytes(input);
+  const xml = typeof input === 'string' ? input.replace(/^\uFEFF/, '') : decodeFeedBytes(input, options.charset);
   const tree = parseXmlTree(xml, options.maxCharacterReferences ?? MAX_CHARACTER_REFERENCES);
   const format = formatOf(tree, collectNamespaces(xml));
 

@@ -37,6 +37,12 @@ type CurrentResult = { id?: string; name?: string; artistName?: string; artworkU
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const label = (v: Labelled | Labelled[] | undefined): string => (Array.isArray(v) ? '' : (v?.label ?? '')).trim();
 
+/** An entry's Apple id; 0 (left out of the chart) for anything but a positive decimal number. */
+function appleIdOf(raw: unknown): bigint {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  return /^\d{1,18}$/.test(text) ? BigInt(text) : 0n;
+}
+
 function genreIdIn(url: string | undefined): number | null {
   const match = /genre[=/](\d+)/.exec(url ?? '');
   return match ? Number(match[1]) : null;
@@ -53,7 +59,7 @@ export function parseChart(body: unknown): ParsedChart {
       entries: entries.map((e) => {
         const images = asArray(e['im:image']).sort((a, b) => Number(b.attributes?.height ?? 0) - Number(a.attributes?.height ?? 0));
         return {
-          appleId: BigInt((e.id as Labelled | undefined)?.attributes?.['im:id'] ?? 0),
+          appleId: appleIdOf((e.id as Labelled | undefined)?.attributes?.['im:id']),
           title: label(e['im:name']),
           author: label(e['im:artist']),
           artwork: images[0]?.label ?? '',
@@ -71,7 +77,7 @@ export function parseChart(body: unknown): ParsedChart {
     const results = feed.results as CurrentResult[];
     const links = asArray(feed.links as Record<string, string> | Record<string, string>[]);
     return {
-      entries: results.map((r) => ({ appleId: BigInt(r.id ?? 0), title: r.name ?? '', author: r.artistName ?? '', artwork: r.artworkUrl100 ?? '' })),
+      entries: results.map((r) => ({ appleId: appleIdOf(r.id), title: r.name ?? '', author: r.artistName ?? '', artwork: r.artworkUrl100 ?? '' })),
       genreName: null,
       genreId: genreIdIn((feed.id as string | undefined) ?? links.find((l) => l.self)?.self),
       seenGenres: results.flatMap((r) => (r.genres ?? []).flatMap((g) => (g.genreId && g.name ? [{ id: Number(g.genreId), name: g.name }] : []))),
@@ -115,7 +121,8 @@ async function readSource(source: string, outbound?: OutboundClient): Promise<un
  * marketing-tools JSON. The genre is `options.genre` when given (a slug or
  * {@link OVERALL_CHART}), else the one the document names, else the overall
  * chart. The chart's entries are replaced: 100 for the overall chart, 50 for
- * a genre. The genre list is written first, and Apple genre ids seen in the
+ * a genre, each show once; entries without a usable Apple id are left out, and
+ * a chart with none is refused (the one stored stays). The genre list is written first, and Apple genre ids seen in the
  * chart are recorded on their genres.
  *
  * @example await importCharts(db, 'https://rss.marketingtools.apple.com/api/v2/us/podcasts/top/100/podcasts.json', { outbound })
@@ -127,6 +134,11 @@ export async function importCharts(
 ): Promise<{ genre: string; entries: number }> {
   const clock = options.clock ?? systemClock;
   const chart = parseChart(await readSource(source, options.outbound));
+  // Entries without a usable Apple id, and a show listed again, are left out.
+  const seen = new Set<bigint>();
+  const usable = chart.entries.filter((e) => e.appleId > 0n && !seen.has(e.appleId) && seen.add(e.appleId));
+  // An empty answer is a glitch of Apple's, not an empty chart: yesterday's stays.
+  if (usable.length === 0) throw invalid('source', 'the chart lists no podcasts; the chart Podtext has is kept');
   await importChartGenres(db);
   const learnt = [...chart.seenGenres, ...(chart.genreId && chart.genreName ? [{ id: chart.genreId, name: chart.genreName }] : [])];
   for (const g of learnt.filter((g) => g.id !== PODCASTS_GENRE_ID)) {
@@ -145,7 +157,7 @@ export async function importCharts(
 
   const limit = genre === OVERALL_CHART ? CHART_LENGTH.overall : CHART_LENGTH.genre;
   const now = clock.now();
-  const entries = chart.entries.filter((e) => e.appleId > 0n).slice(0, limit);
+  const entries = usable.slice(0, limit);
   await db.$transaction([
     db.chartEntry.deleteMany({ where: { genreSlug: genre } }),
     db.chartEntry.createMany({ data: entries.map((e, i) => ({ genreSlug: genre, rank: i + 1, ...e, fetchedAt: now })) }),

@@ -8,6 +8,7 @@ import { deferShowIndexes, restoreDeferredIndexes } from './deferred-indexes.js'
 import { podcastIndexBatches } from './podcastindex-batches.js';
 import { podcastIndexBatchesInWorker } from './podcastindex-batches-thread.js';
 import { podcastIndexFormat, sqliteRowCount } from './podcastindex-source.js';
+import { adoptDirectorySpellings, ownFeedSpellings } from './own-feed-spellings.js';
 import { writeShowCopyBatch } from './show-batch-copy.js';
 
 export interface ImportProgressReport {
@@ -122,11 +123,13 @@ export async function importPodcastIndex(db: PrismaClient, file: string, options
     const [{ n: existing }] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM shows`);
     defer = options.deferIndexes ?? (expected >= 10_000 && expected > existing);
     if (defer) options.log?.info({ indexes: await deferShowIndexes(db) }, 'show indexes set aside for the import');
+    const own = await ownFeedSpellings(db);
     for (let next = await first; !next.done; next = await batches.next()) {
       const batch = next.value;
       if (options.signal?.aborted) break;
       skipped += batch.skipped;
       if (batch.rows === 0) continue;
+      await adoptDirectorySpellings(db, batch.feedUrls, own);
       if ((await writeShowCopyBatch(db, options.copyRows, batch.data, clock.now(), options.log)) === 'copied') copied += batch.rows;
       rows += batch.rows;
       totalRows += batch.rows;

@@ -23,6 +23,8 @@ export interface EncodedShowBatch {
   data: Uint8Array;
   /** Shows read into the batch (before in-batch duplicates are dropped). */
   rows: number;
+  /** The feed URLs of the batch's shows (after settling), to find shows Podtext added under its own id. */
+  feedUrls: string[];
   /** Rows skipped since the previous batch (no id, or a duplicate feed). */
   skipped: number;
   /** The position to resume from once this batch is written. */
@@ -47,9 +49,11 @@ export async function* podcastIndexBatches(options: PodcastIndexReadOptions, now
   let skipped = 0;
   let shows: ImportedShow[] = [];
   const batch = (): EncodedShowBatch => {
-    const data = showCopyRows(settleWithinBatch(shows), now(), capacity);
+    const settled = settleWithinBatch(shows);
+    const data = showCopyRows(settled, now(), capacity);
     capacity = data.length + (data.length >> 3);
-    const done = { data, rows: shows.length, skipped, reached };
+    const feedUrls = settled.flatMap((s) => (s.feedUrl ? [s.feedUrl] : []));
+    const done = { data, feedUrls, rows: shows.length, skipped, reached };
     shows = [];
     skipped = 0;
     return done;

@@ -1,5 +1,6 @@
 import { languageTag } from '../feed/feed-format.js';
 import { htmlToText, plainLine } from '../feed/plain-text.js';
+import { RESERVED_FEED_IDS_FROM } from '../ingest/feed-id.js';
 import { searchKey } from '../ingest/search-key.js';
 import type { CsvField } from './csv-records.js';
 import type { ImportedShow } from './show-batch.js';
@@ -75,16 +76,19 @@ function int(record: CsvField[], index: number | undefined): number | null {
   return raw !== '' && Number.isSafeInteger(n) ? n : null;
 }
 
+const RESERVED_ID = Number(RESERVED_FEED_IDS_FROM);
+
 /**
  * Turns one Podcast Index record into a show. Returns null for rows to skip:
- * no usable id, or a duplicate of another feed (`duplicateof` set).
+ * no usable id (none, not positive, or in Podtext's own range), or a duplicate of another feed (`duplicateof` set).
  * Popularity is `popularityScore` (or `popularity`) plus a tenth of a
  * positive `priority`.
  */
 export function podcastIndexShow(record: CsvField[], columns: PodcastIndexColumns, spread: ScheduleSpread): ImportedShow | null {
   const f = columns.fields;
   const id = int(record, columns.id);
-  if (id === null || id <= 0 || (int(record, f.duplicateOf) ?? 0) > 0) return null;
+  // An id of Podtext's own would write over one of its shows (the sample, a feed added by URL).
+  if (id === null || id <= 0 || id >= RESERVED_ID || (int(record, f.duplicateOf) ?? 0) > 0) return null;
   const url = text(record, f.url);
   const title = plainLine(text(record, f.title), 768);
   const key = searchKey(title);

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import { DomainError, invalid, notFound } from '../../errors.js';
 import { isUniqueViolation } from '../../transaction.js';
 import { REQUESTED_SHOW_ID } from '../../jobs/resolve-episodes.js';
+import { feedUrlVariants } from '../discovery/show-finders.js';
 import { FeedParseError } from '../feed/feed-parse-error.js';
 import type { ParsedFeed } from '../feed/feed-types.js';
 import { parseFeedOffThread } from '../feed/parse-feed-thread.js';
@@ -30,6 +31,13 @@ export interface CatalogIngestOptions extends RefreshTiming, FeedFetchLimits, Tr
   maxEpisodes: number;
   /** Publisher transcripts fetched right away when a feed is added or refreshed; the rest wait for `refreshDue`. Default: 25. */
   transcriptsPerIngest: number;
+  /**
+   * Longest those are waited for, in ms: a search by feed URL or a first
+   * episode list waits on them, and a slow transcript host must not hold it
+   * for minutes. Those not fetched by then are handed back for `refreshDue`.
+   * Default: 10000.
+   */
+  transcriptWaitMs: number;
   /** Publisher transcripts fetched per `refreshDue` call, across shows. Default: 50. */
   transcriptsPerTick: number;
   /** How long a show claimed by `refreshDue` stays reserved, in ms. Default: 900000 (15 min). */
@@ -130,6 +138,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     refreshConcurrency: 8,
     maxEpisodes: 1000,
     transcriptsPerIngest: 25,
+    transcriptWaitMs: 10_000,
     transcriptsPerTick: 50,
     refreshLeaseMs: 900_000,
     appleLookupUrl: 'https://itunes.apple.com',
@@ -157,20 +166,39 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     return (await db.show.findUnique({ where: { appleId }, select: { id: true } })) ? null : appleId;
   }
 
+  /** A feed's first publisher transcripts, for at most `transcriptWaitMs` (or until `signal`). */
+  async function fetchFirstTranscripts(showId: bigint, signal?: AbortSignal): Promise<void> {
+    const wait = new AbortController();
+    const timer = setTimeout(() => wait.abort(), opts.transcriptWaitMs);
+    const stop = () => wait.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await transcripts.fetchDue({ showId, limit: opts.transcriptsPerIngest, signal: wait.signal });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
   async function refreshById(feedId: bigint, signal?: AbortSignal): Promise<RefreshResult> {
     const show = await db.show.findUnique({ where: { id: feedId }, select: SHOW_FOR_REFRESH });
     if (!show) throw notFound('feed_id', `no show ${feedId}`);
     if (!show.feedUrl) return { feedId, status: 'failed', newEpisodes: 0, error: 'the show has no feed URL' };
     const result = await refresher.refresh(show as ShowForRefresh, signal, USER_READ);
-    if (result.status !== 'failed') await transcripts.fetchDue({ showId: feedId, limit: opts.transcriptsPerIngest, signal });
+    if (result.status !== 'failed') await fetchFirstTranscripts(feedId, signal);
     return result;
   }
 
-  /** The show already holding one of `urls` as its feed (as given, or as the URL parser tidied it). */
+  /**
+   * The show already holding one of `urls` as its feed: as given, as the URL
+   * parser tidied it, or spelled with the other protocol or trailing slash
+   * (as lookup matches), so a directory show not read yet is found instead
+   * of a second show taking its episodes.
+   */
   async function knownShow(urls: string[], extra: { appleId?: bigint }) {
     // Directory imports store URLs as published, which the URL parser may have tidied (case, default port).
     const known = await db.show.findFirst({
-      where: { feedUrl: { in: [...new Set(urls.flatMap((u) => [normaliseFeedUrl(u), u.trim()]))] } },
+      where: { feedUrl: { in: [...new Set(urls.flatMap((u) => [normaliseFeedUrl(u), u.trim(), ...feedUrlVariants(u)]))] } },
       select: { id: true, lastFetchedAt: true, appleId: true },
     });
     if (!known) return null;
@@ -219,7 +247,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     const feedUrl = normaliseFeedUrl(fetched.movedTo ?? url);
     let parsed;
     try {
-      parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes });
+      parsed = await parseFeedOffThread(fetched.body, { maxItems: opts.maxEpisodes, charset: fetched.charset });
     } catch (err) {
       if (err instanceof FeedParseError) throw invalid('url', `not a podcast feed: ${err.message}`);
       throw err;
@@ -260,7 +288,7 @@ export function createCatalogIngest(deps: CatalogIngestDeps) {
     }
     const show = (await db.show.findUniqueOrThrow({ where: { id: feedId }, select: SHOW_FOR_REFRESH })) as ShowForRefresh;
     await refresher.store(show, parsed, fetched.validators);
-    await transcripts.fetchDue({ showId: feedId, limit: opts.transcriptsPerIngest });
+    await fetchFirstTranscripts(feedId);
     log.info({ feedId: String(feedId), created, episodes: parsed.episodes.length }, 'feed added');
     return { feedId, created };
   }

@@ -8,6 +8,13 @@ import type { PrismaClient } from '../../../generated/prisma/client.js';
  */
 export const OWN_FEED_ID_START = 1_000_000_000_000n;
 
+/**
+ * First id a directory row may not take: Podtext's own shows live from here
+ * up (the shared show of requested episodes at 999,999,999,998, the public
+ * sample's at 999,999,999,999, then {@link OWN_FEED_ID_START}).
+ */
+export const RESERVED_FEED_IDS_FROM = 999_999_999_998n;
+
 /** Whether `feedId` was allocated by Podtext rather than by the Podcast Index. */
 export function isOwnFeedId(feedId: bigint): boolean {
   return feedId >= OWN_FEED_ID_START;

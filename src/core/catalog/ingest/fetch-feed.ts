@@ -1,5 +1,6 @@
 import type { OutboundClient } from '../../../infra/outbound/outbound-client.js';
 import { OutboundError } from '../../../infra/outbound/outbound-error.js';
+import { charsetOf } from '../../decode-text.js';
 
 /** Limits on one feed download. */
 export interface FeedFetchLimits {
@@ -19,7 +20,7 @@ export interface FeedValidators {
 
 export type FeedFetch = (
   | { kind: 'not_modified' }
-  | { kind: 'ok'; body: Buffer; validators: FeedValidators }
+  | { kind: 'ok'; body: Buffer; validators: FeedValidators; /** The `charset` of its `Content-Type`, if any. */ charset?: string }
 ) & {
   /** The feed's new address, when it answered through permanent redirects only. */
   movedTo?: string;
@@ -81,6 +82,7 @@ export async function fetchFeed(
     kind: 'ok',
     ...moved,
     body: res.body,
+    charset: charsetOf(res.headers['content-type']),
     validators: { etag: res.headers.etag ?? null, lastModified: res.headers['last-modified'] ?? null },
   };
 }

@@ -150,14 +150,32 @@ export function createTranscriptFetcher(deps: {
     );
   }
 
+  /** Hands a claimed fetch back untried, due now, as if never claimed (unless another worker took it over). */
+  async function release(c: Claimed): Promise<void> {
+    await db.$executeRawUnsafe(
+      `UPDATE publisher_transcript_fetches SET attempts = attempts - 1, next_attempt_at = $2 WHERE transcript_id = $1 AND attempts = $3`,
+      c.transcript_id,
+      clock.now(),
+      c.attempts,
+    );
+  }
+
   async function one(c: Claimed, signal?: AbortSignal): Promise<boolean> {
     try {
-      const doc = await limiter.run(hostOf(c.url), () => download(c, signal));
+      if (signal?.aborted) throw signal.reason;
+      const doc = await limiter.run(hostOf(c.url), () => {
+        if (signal?.aborted) throw signal.reason;
+        return download(c, signal);
+      });
       await store(c, doc);
       return true;
     } catch (err) {
-      // A stop in the middle is no failure of the link; the lease hands it on.
-      if (signal?.aborted) return false;
+      // A stop in the middle is no failure of the link: it is handed back for the next pass.
+      if (signal?.aborted) {
+        // Not handed back (the database going away at shutdown): its lease brings it back instead.
+        await release(c).catch((releaseErr: unknown) => log.warn({ transcriptId: c.transcript_id, err: (releaseErr as Error).message }, 'publisher transcript fetch left to its lease'));
+        return false;
+      }
       await failed(c, err);
       return false;
     }

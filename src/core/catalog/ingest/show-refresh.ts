@@ -76,7 +76,8 @@ export function audioAddress(raw: string | null, feedUrl: string): string | null
  * what changed: new and edited episodes every time, the show's own details
  * when they are due. A 304 only moves the schedule; a failure backs off, and
  * a feed that is gone is marked dead (no longer read or found by search). A
- * feed that moved permanently (301/308) is read from its new address after.
+ * feed that moved permanently (301/308) is read from its new address after;
+ * one that moved onto another show's feed is not stored (a failed read).
  */
 export function createShowRefresher(deps: ShowRefresherDeps) {
   const { db, outbound, clock, log, limiter, timing, limits } = deps;
@@ -136,14 +137,17 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
    * Takes the address a feed moved to for good. Another show already holding
    * it keeps it (a duplicate for a directory import to settle); this one
    * stays as it was.
+   * @returns the show holding the address instead, if one does.
    */
-  async function moved(show: ShowForRefresh, to: string): Promise<void> {
+  async function moved(show: ShowForRefresh, to: string): Promise<bigint | null> {
     try {
       await db.show.update({ where: { id: show.id }, data: { feedUrl: to } });
       log.info({ feedId: String(show.id), from: show.feedUrl, to }, 'feed moved permanently');
+      return null;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       log.warn({ feedId: String(show.id), to }, 'feed moved to an address another show holds');
+      return (await db.show.findUnique({ where: { feedUrl: to }, select: { id: true } }))?.id ?? null;
     }
   }
 
@@ -159,9 +163,13 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
           fetchFeed(outbound, show.feedUrl, { etag: show.etag, lastModified: show.lastModified }, limits, signal),
           queueing,
         );
-        if (fetched.movedTo) await moved(show, fetched.movedTo);
+        const holder = fetched.movedTo ? await moved(show, fetched.movedTo) : null;
+        // That feed is the other show's now: storing it here too would split its new episodes
+        // between the two shows and, with the daily details, give this one the other's name.
+        // Missing here, then: given up after a month, as a feed that is not there.
+        if (holder !== null) throw new FeedFetchError(`moved permanently to the feed of show ${holder}`, 'missing');
         if (fetched.kind === 'not_modified') return await notModified(show);
-        parsed = await parseFeedOffThread(fetched.body, { maxItems: deps.maxEpisodes });
+        parsed = await parseFeedOffThread(fetched.body, { maxItems: deps.maxEpisodes, charset: fetched.charset });
         validators = fetched.validators;
       } catch (err) {
         // Stopping is not the feed's fault; the claim's lease brings it back.
