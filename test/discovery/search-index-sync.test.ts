@@ -46,6 +46,21 @@ describe('the name index follows the shows table', () => {
     expect(await searchAfterRefresh(search, 'charlie hour')).not.toContain(3);
   });
 
+  it('a show deleted by another process (an import handing it over) leaves the results at the next pull, cached row or not', async () => {
+    const { db, links, catalogIngest, clock, log } = t.podtext.services;
+    const discovery = createDiscovery({ db, links, catalogIngest, clock, log, sampleTranscriptId: 'none', options: { refreshSeconds: 0 } });
+    const actor = { accountId: 'reader', keyId: 'key', plan: 'free' as const };
+    await insertShows(db, [{ id: 9, title: 'Juliet Handed Over' }, { id: 10, title: 'Juliet Staying' }]);
+    const ids = async () => (await discovery.search(actor, 'juliet')).shows.map((s) => s.id);
+    await ids();
+    await discovery.showSearch.settle();
+    expect(await ids()).toEqual(expect.arrayContaining([9n, 10n]));
+    await db.$executeRaw`DELETE FROM shows WHERE id = 9`;
+    await ids(); // starts the pull
+    await discovery.showSearch.settle();
+    expect(await ids()).toEqual([10n]);
+  });
+
   it('changes are found by transaction, not by timestamp: a backdated row is still pulled', async () => {
     const db = t.podtext.services.db;
     const search = createNameSearch({ db, log: createLogger('silent'), options: { refreshSeconds: 0 } });

@@ -15,7 +15,7 @@ export interface Pruned {
  * their link to the finished task is cleared first. Queued episodes never
  * point at a finished task, so nothing a job still waits on is touched.
  * Failed deliveries are kept: their log is what a developer reads to fix
- * their endpoint.
+ * their endpoint. Deleted shows' ids go after the same time.
  */
 export async function pruneFinished(db: Tx, retentionDays: number): Promise<Pruned> {
   const pruned: Pruned = { tasks: 0, deliveries: 0 };
@@ -40,5 +40,7 @@ export async function pruneFinished(db: Tx, retentionDays: number): Promise<Prun
     pruned.deliveries += n;
     if (n < BATCH) break;
   }
+  // Deleted shows' ids only tell running search indexes to drop them, within seconds.
+  await db.$executeRaw`DELETE FROM shows_deleted WHERE deleted_at < now() - make_interval(days => ${retentionDays})`;
   return pruned;
 }

@@ -33,7 +33,8 @@ const HORIZON = `pg_snapshot_xmin(pg_current_snapshot())::text`;
  * full on the first search, then, at most every `refreshSeconds`, the rows
  * changed since are pulled in the background while searches go on against
  * what is loaded. Changes are found by the writing transaction (a trigger
- * marks it in `search_changed_xid`, indexed), not by timestamps, so writers'
+ * marks it in `search_changed_xid`, indexed; a deleted show's id is kept in
+ * `shows_deleted`), not by timestamps, so writers'
  * clocks, late commits and bulk imports from another process cannot slip past. Shows this process adds itself are noted
  * at once. Each API process keeps its own copy, so this works the same on
  * PGlite and on a PostgreSQL shared by several processes.
@@ -47,12 +48,15 @@ export function createNameSearch(deps: NameSearchDeps) {
   let horizon = 0n;
   let refreshedAt = 0;
 
-  function apply(rows: Row[]): void {
+  /** Applies shows deleted (`gone`), then rows changed: a row read now exists, whatever was deleted before. */
+  function apply(rows: Row[], gone: string[] = []): void {
+    for (const id of gone) index.remove(Number(id));
     for (const [id, name, popularity, isDead] of rows) {
       if (isDead) index.remove(Number(id));
       else index.upsert({ id: Number(id), name, popularity });
     }
-    if (rows.length) deps.onChanged?.(rows.map(([id]) => BigInt(id)));
+    const changed = [...gone, ...rows.map(([id]) => id)];
+    if (changed.length) deps.onChanged?.(changed.map((id) => BigInt(id)));
   }
 
   async function loadAll(): Promise<void> {
@@ -81,11 +85,12 @@ export function createNameSearch(deps: NameSearchDeps) {
     refreshedAt = performance.now();
     // Every transaction below the last pull's horizon had finished by then, so
     // its changes were read; rows marked by any later one are read again.
-    const [r] = await db.$queryRawUnsafe<{ horizon: string; rows: string }[]>(
-      `SELECT ${HORIZON} AS horizon, (SELECT ${ROWS_JSON} FROM shows WHERE search_changed_xid >= $1::text::xid8) AS rows`,
+    const [r] = await db.$queryRawUnsafe<{ horizon: string; rows: string; gone: string }[]>(
+      `SELECT ${HORIZON} AS horizon, (SELECT ${ROWS_JSON} FROM shows WHERE search_changed_xid >= $1::text::xid8) AS rows,
+        (SELECT coalesce(json_agg(id::text), '[]')::text FROM shows_deleted WHERE deleted_xid >= $1::text::xid8) AS gone`,
       horizon.toString(),
     );
-    apply(JSON.parse(r!.rows) as Row[]);
+    apply(JSON.parse(r!.rows) as Row[], JSON.parse(r!.gone) as string[]);
     horizon = BigInt(r!.horizon);
   }
 
