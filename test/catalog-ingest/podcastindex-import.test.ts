@@ -193,6 +193,24 @@ describe('rows that cannot be imported', () => {
   });
 });
 
+describe('rows with no feed to read', () => {
+  it('are not indexed: nothing keeps them refreshed, by the bulk copy or by batches, first time or again', async () => {
+    const rows = [
+      { id: '4260', url: 'not a feed address', title: 'No feed here' },
+      { id: '4261', url: 'https://feeds.example.com/has-feed.xml', title: 'Has a feed' },
+    ];
+    for (const how of [copy(), { clock }]) {
+      await db().show.deleteMany({ where: { id: { in: [4260n, 4261n] } } });
+      for (const pass of ['first', 'again']) {
+        const csv = await newsfeedsCsv(`no-feed-${pass}-${'copyRows' in how ? 'copy' : 'batch'}.csv`, rows);
+        await importPodcastIndex(db(), csv, how);
+        const shows = await db().show.findMany({ where: { id: { in: [4260n, 4261n] } }, orderBy: { id: 'asc' }, select: { id: true, indexed: true } });
+        expect(shows, `${pass}, ${'copyRows' in how ? 'copy' : 'batch'}`).toEqual([{ id: 4260n, indexed: false }, { id: 4261n, indexed: true }]);
+      }
+    }
+  });
+});
+
 describe('Podcast Index SQLite dump (podcastindex_feeds.db)', () => {
   const OFFSET = 5_000_000;
   let file: string;

@@ -39,7 +39,7 @@ INSERT INTO shows AS s (id, title, author, description, artwork, language, categ
   newest_episode_at, next_fetch_at, created_at, updated_at)
 SELECT r.id, r.title, r.author, r.description, r.artwork, r.language, r.categories, r.feed_url, r.website,
   ${appleId},
-  r.podcast_guid, r.itunes_type, r.explicit, NOT r.dead, r.dead, r.source, r.popularity, r.search_name, r.search_compact,
+  r.podcast_guid, r.itunes_type, r.explicit, NOT r.dead AND r.feed_url IS NOT NULL, r.dead, r.source, r.popularity, r.search_name, r.search_compact,
   r.newest_episode_at, r.next_fetch_at, $2, $2
 FROM json_to_recordset($1::json) AS r(id bigint, title text, author text, description text, artwork text, language text,
   categories text[], feed_url text, website text, apple_id bigint, podcast_guid text, itunes_type text, explicit boolean,
@@ -48,7 +48,7 @@ FROM json_to_recordset($1::json) AS r(id bigint, title text, author text, descri
 ON CONFLICT (id) DO UPDATE SET
   popularity = EXCLUDED.popularity,
   dead = EXCLUDED.dead,
-  indexed = NOT EXCLUDED.dead,
+  indexed = NOT EXCLUDED.dead AND COALESCE(EXCLUDED.feed_url, s.feed_url) IS NOT NULL,
   feed_url = COALESCE(EXCLUDED.feed_url, s.feed_url),
   apple_id = COALESCE(s.apple_id, EXCLUDED.apple_id),
   newest_episode_at = GREATEST(s.newest_episode_at, EXCLUDED.newest_episode_at),

@@ -30,8 +30,8 @@ export function showCopyRows(rows: readonly ImportedShow[], now: Date, capacity?
     out.text(r.podcastGuid);
     out.text(r.itunesType);
     out.bool(r.explicit);
-    // `indexed`: refreshed by Podtext, which a dead feed is not.
-    out.bool(!r.dead);
+    // `indexed`: refreshed by Podtext, which a dead feed, or a row with no feed to read, is not.
+    out.bool(!r.dead && r.feedUrl !== null);
     out.bool(r.dead);
     out.text(r.source);
     out.float4(r.popularity);
