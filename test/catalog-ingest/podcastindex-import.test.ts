@@ -128,6 +128,11 @@ describe('Podcast Index CSV (newsfeeds export)', () => {
       await expect(importPodcastIndex(db(), file, { ...copy(), batchSize })).rejects.toThrow('not a Podcast Index feed list');
     }
     expect((await db().importProgress.findMany({ where: { name: { contains: 'not-a-feed-list' } } })).filter((p) => p.finishedAt)).toEqual([]);
+    // An empty file (a download cut short) is not finished as a list of nothing, so the whole file is read once it is there.
+    const empty = path.join(dir, 'empty-feed-list.csv');
+    await writeFile(empty, '');
+    await expect(importPodcastIndex(db(), empty, copy())).rejects.toThrow('the file is empty');
+    expect((await db().importProgress.findMany({ where: { name: { contains: 'empty-feed-list' } } })).filter((p) => p.finishedAt)).toEqual([]);
   });
 
   it('hands a feed added by URL over to its Podcast Index id, episodes and all; Apple ids stay with their holder', async () => {

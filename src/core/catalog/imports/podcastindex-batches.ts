@@ -72,5 +72,8 @@ export async function* podcastIndexBatches(options: PodcastIndexReadOptions, now
     reached = format === 'csv' ? row : Number(record[columns.id] ?? reached);
     if (shows.length >= batchSize) yield batch();
   }
+  // An empty CSV (a download cut short) is no list of nothing: say so instead of finishing it. (sqlite3
+  // prints no header when no row is left after the position, so an import resumed at its end reads nothing.)
+  if (!columns && format === 'csv') throw new Error('not a Podcast Index feed list: the file is empty');
   if (shows.length > 0 || skipped > 0) yield batch();
 }
