@@ -115,7 +115,8 @@ export async function runAdminCommand(config: Config, command: string, argv: str
         const file = args.file!;
         if (!podtext.db.dump) throw new Error('backup: this Podtext uses PostgreSQL (DATABASE_URL); back it up with pg_dump');
         const dump = Buffer.from(await (await podtext.db.dump()).arrayBuffer());
-        await writeFile(file, dump);
+        // The whole database: addresses, key hashes and sealed keys, which open with the secret kept beside it.
+        await writeFile(file, dump, { mode: 0o600 });
         process.stdout.write(`Wrote ${file} (${dump.length} bytes). Keep $DATA_DIR/secret.key (or SECRET_KEY) with it.\n`);
         return 0;
       }

@@ -8,6 +8,7 @@ import type { RateLimitHeaders } from '../core/door/door.js';
  * carries them: headers on a Hono answer (REST, the website's actions) or a
  * Fetch `Response` (GraphQL over HTTP and SSE), `extensions.rateLimit` where
  * there are no headers (graphql-ws `next` payloads and `error` messages).
+ * An answer carrying a secret gets `Cache-Control: no-store` with them.
  * The one place the figures become wire.
  */
 
@@ -24,10 +25,12 @@ export function stampRateLimit(c: Context, headers: RateLimitHeaders): void {
   if (outgoing) {
     outgoing.setHeader('X-RateLimit-Limit', headers['x-ratelimit-limit']);
     outgoing.setHeader('X-RateLimit-Remaining', headers['x-ratelimit-remaining']);
+    if (headers['cache-control']) outgoing.setHeader('Cache-Control', headers['cache-control']);
     return;
   }
   c.header('X-RateLimit-Limit', headers['x-ratelimit-limit']);
   c.header('X-RateLimit-Remaining', headers['x-ratelimit-remaining']);
+  if (headers['cache-control']) c.header('Cache-Control', headers['cache-control']);
 }
 
 /** Node's response under a Hono request, when served by @hono/node-server. */
@@ -39,6 +42,7 @@ export function nodeResponse(c: Context): ServerResponse | undefined {
 export function stampResponse(response: Response, headers: RateLimitHeaders): void {
   response.headers.set('X-RateLimit-Limit', headers['x-ratelimit-limit']);
   response.headers.set('X-RateLimit-Remaining', headers['x-ratelimit-remaining']);
+  if (headers['cache-control']) response.headers.set('Cache-Control', headers['cache-control']);
 }
 
 /** The figures as numbers, for `extensions.rateLimit`. */

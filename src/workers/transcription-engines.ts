@@ -3,6 +3,7 @@ import type { Lane } from '../core/jobs/lanes.js';
 import type { AsrEngine } from '../infra/asr/asr-engine.js';
 import { createAsrEngine } from '../infra/asr/create-asr-engine.js';
 import { type PostFn, PostTimeoutError } from '../infra/asr/http-post.js';
+import { endpointKey } from '../infra/outbound/address-guard.js';
 import type { OutboundClient } from '../infra/outbound/outbound-client.js';
 import { OutboundError } from '../infra/outbound/outbound-error.js';
 
@@ -13,7 +14,8 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
  * The OpenAI engine's `post`, sent through the guarded outbound client: no
  * redirects (a 3xx is an answer), bounded answer, and the silence allowed on
  * the socket as long as the whole request, since a server says nothing while
- * it recognises. A speech server on a private network must be listed in
+ * it recognises. The lane's own endpoint is exempt from the address guard
+ * (see createLaneEngine), so a speech server on a private network needs no
  * OUTBOUND_ALLOW.
  */
 export function outboundPost(client: OutboundClient): PostFn {
@@ -37,11 +39,22 @@ export function outboundPost(client: OutboundClient): PostFn {
   };
 }
 
-/** One engine per lane, built from ASR_ENGINE / FAST_ASR_ENGINE and their *_URL, *_MODEL, *_API_KEY. */
+/** The client an `openai` lane posts through: `client`, with the operator's configured endpoint exempt from the address guard. */
+function laneClient(lane: LaneConfig, client: OutboundClient): OutboundClient {
+  if (!lane.url || !URL.canParse(lane.url)) return client;
+  const url = new URL(lane.url);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? client.exempting(endpointKey(url)) : client;
+}
+
+/**
+ * One engine per lane, built from ASR_ENGINE / FAST_ASR_ENGINE and their
+ * *_URL, *_MODEL, *_API_KEY. Only the lane posts to its own endpoint without
+ * the address guard: feeds, audio and webhooks keep `client` as it is.
+ */
 export function createLaneEngine(lane: LaneConfig, client: OutboundClient, timeoutMs?: number): AsrEngine {
   switch (lane.engine) {
     case 'openai':
-      return createAsrEngine('openai', { url: lane.url, model: lane.model, apiKey: lane.apiKey, post: outboundPost(client), timeoutMs });
+      return createAsrEngine('openai', { url: lane.url, model: lane.model, apiKey: lane.apiKey, post: outboundPost(laneClient(lane, client)), timeoutMs });
     case 'whisper-cpp':
       // One thread per engine run: parallelism comes from worker slots, one chunk each.
       return createAsrEngine('whisper-cpp', { binaryPath: lane.url, modelPath: lane.model, threads: 1 });

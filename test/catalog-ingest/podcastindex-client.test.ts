@@ -62,6 +62,18 @@ describe('Podcast Index client', () => {
     await expect(client('WRONGKEY').byFeedId(75075)).rejects.toMatchObject({ status: 401 });
   });
 
+  it('keeps the key to itself when the API redirects to another host', async () => {
+    api.routes.set('/moved/podcasts/byfeedid', (_req, res) => res.writeHead(302, { location: feeds.url('/elsewhere/podcasts/byfeedid?id=75075') }).end());
+    feeds.routes.set('/elsewhere/podcasts/byfeedid', serve('{"status":"true","feed":[]}', 'application/json'));
+    const pi = createPodcastIndexClient({ key: KEY, secret: SECRET, outbound: outbound(), baseUrl: api.url('/moved'), clock });
+
+    expect(await pi.byFeedId(75075)).toBeNull();
+    const elsewhere = feeds.seen.filter((s) => s.path === '/elsewhere/podcasts/byfeedid');
+    expect(elsewhere).toHaveLength(1);
+    expect(elsewhere[0]!.headers).not.toHaveProperty('x-auth-key');
+    expect(elsewhere[0]!.headers).not.toHaveProperty('authorization');
+  });
+
   it('gives a new feed its Podcast Index id and Apple id', async () => {
     const feedXml = readFileSync('test/fixtures/rss/apple-podcasters-guide-example.xml', 'utf8').replace(/<guid>([^<]*)<\/guid>/g, '<guid>$1#pi</guid>');
     feeds.routes.set('/batman.xml', serve(feedXml));

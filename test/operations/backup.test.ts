@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,8 @@ describe('backup and restore of a PGlite data directory', () => {
     const backup = await cli(dataDir, 'backup', file);
     expect(backup.stderr).toBe('');
     expect(backup.stdout).toMatch(/^Wrote .*podtext\.tar\.gz \(\d+ bytes\)/);
+    // The whole database (addresses, key hashes, sealed keys): readable by its owner only, like the live directory.
+    expect((await stat(file)).mode & 0o077).toBe(0);
 
     const fresh = await tempDir();
     // Without the secret the backup was sealed with, or with another one, nothing is restored:

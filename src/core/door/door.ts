@@ -5,12 +5,14 @@ import { type Clock, secondsToNextUtcDay } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { plans } from '../pricing.js';
 import { type Credentials, keyFromCredentials } from './credentials.js';
-import { type KeyRule, type OperationInput, type OperationName, keyRuleOf, operations } from './operations.js';
+import { type KeyRule, type Operation, type OperationInput, type OperationName, keyRuleOf, operations } from './operations.js';
 
 /** The rate-limit headers, as a plain object every transport can copy. */
 export interface RateLimitHeaders {
   readonly 'x-ratelimit-limit': string;
   readonly 'x-ratelimit-remaining': string;
+  /** Set when an operation's answer carries a secret (see `Operation.secret`). */
+  readonly 'cache-control'?: 'no-store';
 }
 
 /** What a call not counted against any account reports: the Free allowance, untouched. */
@@ -101,6 +103,31 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
     return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error };
   }
 
+  /** The admission of `list`, its headers saying no-store when an operation's answer carries a secret. */
+  function sealed(list: readonly Call[], admission: Admission): Admission {
+    if (!list.some((c) => (operations[c.operation] as Operation).secret)) return admission;
+    return { ...admission, headers: { ...admission.headers, 'cache-control': 'no-store' } };
+  }
+
+  async function admitList(list: readonly Call[], credentials: Credentials): Promise<Admission> {
+    const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
+    const rule = strictest(rules);
+    if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+    let actor: Actor | null;
+    try {
+      actor = await identify(credentials);
+    } catch (err) {
+      return refused(err);
+    }
+    if (!actor) {
+      if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
+      return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+    }
+    let cost = 0;
+    list.forEach((c, i) => (cost += rules[i] === 'none' ? 0 : operations[c.operation].requests));
+    return meterFor(actor, cost);
+  }
+
   return {
     /**
      * Admits `calls` (one for REST; a GraphQL operation's root fields) made
@@ -108,22 +135,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
      */
     async admit(calls: Call | readonly Call[], credentials: Credentials): Promise<Admission> {
       const list = Array.isArray(calls) ? (calls as readonly Call[]) : [calls as Call];
-      const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
-      const rule = strictest(rules);
-      if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
-      let actor: Actor | null;
-      try {
-        actor = await identify(credentials);
-      } catch (err) {
-        return refused(err);
-      }
-      if (!actor) {
-        if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
-        return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
-      }
-      let cost = 0;
-      list.forEach((c, i) => (cost += rules[i] === 'none' ? 0 : operations[c.operation].requests));
-      return meterFor(actor, cost);
+      return sealed(list, await admitList(list, credentials));
     },
 
     /**
@@ -133,7 +145,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
     admitActor(calls: readonly Call[], actor: Actor): Promise<Admission> {
       let cost = 0;
       for (const c of calls) if (keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId) !== 'none') cost += operations[c.operation].requests;
-      return meterFor(actor, cost);
+      return meterFor(actor, cost).then((admission) => sealed(calls, admission));
     },
 
     /** The caller behind `credentials`, counting nothing (a graphql-ws handshake). */

@@ -25,6 +25,12 @@ export interface Operation {
   requests: 0 | 1;
   /** The credit rule, as written in the docs of every transport. */
   credits: string;
+  /**
+   * The answer carries a key or a webhook signing secret: every transport
+   * marks it `Cache-Control: no-store`, so no browser cache or proxy keeps it.
+   * Default: false.
+   */
+  secret?: true;
 }
 
 const free = '0 credits';
@@ -37,10 +43,10 @@ const keyed = (credits = free): Operation => ({ key: 'required', requests: 1, cr
  */
 export const operations = {
   startRegistration: { key: 'none', requests: 0, credits: free },
-  confirmRegistration: { key: 'none', requests: 0, credits: free },
+  confirmRegistration: { key: 'none', requests: 0, credits: free, secret: true },
   getMe: keyed(),
   getUsage: keyed(),
-  rotateKey: keyed(),
+  rotateKey: { ...keyed(), secret: true },
   openBillingPortal: keyed(),
   startCheckout: keyed(),
   searchShows: keyed(),
@@ -62,8 +68,8 @@ export const operations = {
   getJob: keyed(),
   watchJob: keyed(),
   watchMyJobs: keyed(),
-  getWebhookSecret: keyed(),
-  rotateWebhookSecret: keyed(),
+  getWebhookSecret: { ...keyed(), secret: true },
+  rotateWebhookSecret: { ...keyed(), secret: true },
   createWebhookInbox: keyed(),
   getWebhookInbox: keyed(),
   searchTranscript: keyed(`${prices.aiSearchQuery} credit, refunded automatically on failure`),

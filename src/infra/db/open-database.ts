@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,6 +11,7 @@ import { PrismaClient } from '../../generated/prisma/client.js';
 import { tracedAdapter } from '../tracing/db-spans.js';
 import { tracing } from '../tracing/tracing.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { ensurePrivateDir } from './private-dir.js';
 import { ConnectFailed } from './open-failure.js';
 import { migrate, type SqlRunner } from './migrate.js';
 
@@ -173,7 +172,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       },
     };
   }
-  if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
+  if (options.pgliteDir) await ensurePrivateDir(options.pgliteDir);
   // One process per data directory: a second PGlite on it would not see the
   // first one's writes, and the first would overwrite the second's.
   const lock = options.pgliteDir ? await lockDataDir(options.pgliteDir) : null;

@@ -3,7 +3,12 @@ import { sendOnce, type ClientContext, type OpenResponse } from './send-once.js'
 import { parseTarget, redact } from './target-url.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/**
+ * Dropped on a redirect to another origin. Besides the standard ones, the key
+ * headers APIs use (Podcast Index's `X-Auth-Key`, `X-Api-Key`, `Api-Key`): a
+ * redirect must not hand an operator's key to whichever host it names.
+ */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'x-auth-key', 'x-api-key', 'api-key'];
 
 export interface HopOptions {
   method: string;

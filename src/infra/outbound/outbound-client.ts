@@ -79,6 +79,13 @@ export interface OutboundClient {
    * check still runs on each request, since the answer can change.
    */
   checkUrl(url: string | URL, options?: { httpsOnly?: boolean }): Promise<void>;
+  /**
+   * The same client with `endpoint` (`host:port`) also exempt from the
+   * address guard, for an endpoint the operator configured (a speech or model
+   * server on a private network), so that it need not be opened to every
+   * URL the public gives through OUTBOUND_ALLOW.
+   */
+  exempting(endpoint: string): OutboundClient;
 }
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -203,6 +210,7 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
   return {
     request,
     checkUrl,
+    exempting: (endpoint) => createOutboundClient({ ...options, allow: [...(options.allow ?? []), endpoint] }),
     download: (url, filePath, opts) =>
       traced('GET', url, () =>
         downloadToFile(ctx, url, filePath, {
