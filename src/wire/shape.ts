@@ -93,7 +93,9 @@ function zodOf(f: Field<never>): z.ZodTypeAny {
       t = f.of.zod;
       break;
   }
-  if (f.nullable) t = t.nullable();
+  // `.nullable()` on a named component makes the component itself nullable (every
+  // `$ref` to it, lists and responses included) and drops the null where it is used.
+  if (f.nullable) t = f.kind === 'object' && f.of.restName ? z.union([t, z.null()]) : t.nullable();
   // A named component gets no description where it is used: the generator would wrap its $ref in allOf.
   if (f.kind === 'object' && f.of.restName) return t;
   const example = 'example' in f ? f.example : undefined;
