@@ -53,3 +53,36 @@ describe('openapi.json says null exactly where the server sends it', () => {
     expect(admitsNull(charts.properties!.genres!.items!)).toBe(false);
   });
 });
+
+type Param = { name: string; in: string; schema: { minimum?: number; maximum?: number; default?: unknown } };
+
+// A client generated from openapi.json (or a form built from it) takes ranges
+// and defaults from schema keywords, not from prose.
+describe('openapi.json states the ranges and defaults the server applies', () => {
+  const cases = [
+    { path: '/shows/{feed_id}/episodes', url: '/shows/999999999999/episodes', name: 'max', minimum: 1, maximum: 1000, default: 100 },
+    { path: '/trending', url: '/trending', name: 'max', minimum: 1, maximum: 100, default: 24 },
+    { path: '/jobs', url: '/jobs', name: 'per', minimum: 1, maximum: 50, default: 20 },
+    { path: '/jobs', url: '/jobs', name: 'page', minimum: 1, maximum: undefined, default: 1 },
+  ];
+  it.each(cases)('$path ?$name: from $minimum to $maximum, default $default', async (c) => {
+    const op = (doc.paths[c.path]!.get as unknown as { parameters: Param[] }).parameters.find((p) => p.name === c.name)!;
+    expect({ minimum: op.schema.minimum, maximum: op.schema.maximum, default: op.schema.default }).toEqual({ minimum: c.minimum, maximum: c.maximum, default: c.default });
+    const a = await t.account({ credits: 0 });
+    const status = async (v: number) => (await t.api('GET', `${c.url}?${c.name}=${v}`, { key: a.key })).status;
+    expect(await status(c.minimum)).toBe(200);
+    expect(await status(c.minimum - 1)).toBe(400);
+    if (c.maximum !== undefined) {
+      expect(await status(c.maximum)).toBe(200);
+      expect(await status(c.maximum + 1)).toBe(400);
+    }
+  });
+
+  it('POST /requests takes from 1 to 25 episodes', async () => {
+    const body = (doc.paths['/requests']!.post as unknown as { requestBody: { content: Record<string, { schema: { properties: Record<string, { minItems?: number; maxItems?: number }> } }> } }).requestBody;
+    const episodes = body.content['application/json']!.schema.properties.episodes!;
+    expect([episodes.minItems, episodes.maxItems]).toEqual([1, 25]);
+    const a = await t.account({ credits: 0 });
+    expect((await t.api('POST', '/requests', { key: a.key, body: { episodes: [], dry_run: true } })).status).toBe(400);
+  });
+});

@@ -12,7 +12,7 @@ const RequestItemSchema = z.object({
 });
 
 export const RequestBodySchema = z.object({
-  episodes: z.array(RequestItemSchema).openapi({ maxItems: MAX_EPISODES_PER_REQUEST }),
+  episodes: z.array(RequestItemSchema).openapi({ minItems: 1, maxItems: MAX_EPISODES_PER_REQUEST }),
   email: z.string().nullish().openapi({ format: 'email', description: REQUEST_FIELD_DOCS.email }),
   webhook_url: z.string().nullish().openapi({ format: 'uri', description: 'https only; receives the signed job.done event.' }),
   // Not nullable: a null must not quietly mean "charge me" on a field that decides whether credits move.
