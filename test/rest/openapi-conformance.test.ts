@@ -86,3 +86,23 @@ describe('openapi.json states the ranges and defaults the server applies', () =>
     expect((await t.api('POST', '/requests', { key: a.key, body: { episodes: [], dry_run: true } })).status).toBe(400);
   });
 });
+
+describe('openapi.json documents the rate-limit headers the server sends', () => {
+  it('on every answer of every operation under /api/v1, the transcript and its 304 included', async () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (path === '/livez' || path === '/readyz') continue;
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, r] of Object.entries(op.responses as Record<string, { headers?: Record<string, unknown> }>)) {
+          if (!r.headers?.['X-RateLimit-Limit'] || !r.headers['X-RateLimit-Remaining']) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    const a = await t.account({ credits: 0 });
+    const first = await t.api('GET', '/transcripts/97ab7f764b594d58', { key: a.key });
+    const again = await t.api('GET', '/transcripts/97ab7f764b594d58', { key: a.key, headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    for (const res of [first, again]) expect([res.headers.get('x-ratelimit-limit'), res.headers.get('etag')]).toEqual(['1000', first.headers.get('etag')]);
+  });
+});

@@ -10,7 +10,8 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-const rateLimitHeaders = {
+/** `X-RateLimit-*`, on every answer under /api/v1. */
+export const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: 'Requests allowed per UTC day for this key (keyless calls: the Free allowance, not metered).', schema: { type: 'integer' as const } },
   'X-RateLimit-Remaining': { description: 'Requests left today for this key.', schema: { type: 'integer' as const } },
 };
