@@ -65,7 +65,8 @@ export function llmsText(doc: ReturnType<typeof openApiDocument>, siteUrl: strin
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, { summary?: string; operationId?: string; security?: unknown[] }>)) {
       if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
-      const auth = op.security && op.security.length > 0 ? 'key' : 'no key';
+      // An empty requirement beside the key schemes: the key is optional (the public sample).
+      const auth = !op.security?.length ? 'no key' : op.security.some((r) => Object.keys(r as object).length === 0) ? 'key; none for the public sample' : 'key';
       lines.push(`- ${method.toUpperCase()} ${path} (${auth}): ${op.summary ?? op.operationId}`);
     }
   }

@@ -106,3 +106,13 @@ describe('openapi.json documents the rate-limit headers the server sends', () =>
     for (const res of [first, again]) expect([res.headers.get('x-ratelimit-limit'), res.headers.get('etag')]).toEqual(['1000', first.headers.get('etag')]);
   });
 });
+
+describe('llms.txt says which calls need a key, as the server decides', () => {
+  it('the transcript read needs none for the public sample; the others need one', async () => {
+    const llms = await (await t.request('/llms.txt')).text();
+    expect(llms).toContain('- GET /transcripts/{transcript_id} (key; none for the public sample):');
+    expect(llms).toContain('- POST /unlock (key):');
+    expect((await t.api('GET', '/transcripts/97ab7f764b594d58')).status).toBe(200);
+    expect((await t.api('POST', '/unlock', { body: { transcript: '97ab7f764b594d58' } })).status).toBe(401);
+  });
+});
