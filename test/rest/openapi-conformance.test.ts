@@ -116,3 +116,19 @@ describe('llms.txt says which calls need a key, as the server decides', () => {
     expect((await t.api('POST', '/unlock', { body: { transcript: '97ab7f764b594d58' } })).status).toBe(401);
   });
 });
+
+describe('openapi.json states the lengths POST /requests accepts', () => {
+  it('guid, url, title, date and webhook_url: at most 2048 characters; guid and url not empty', async () => {
+    type Props = Record<string, { minLength?: number; maxLength?: number; items?: { properties: Props } }>;
+    const body = (doc.paths['/requests']!.post as unknown as { requestBody: { content: Record<string, { schema: { properties: Props } }> } }).requestBody;
+    const props = body.content['application/json']!.schema.properties;
+    const item = props.episodes!.items!.properties;
+    const lengths = Object.fromEntries(['guid', 'url', 'title', 'date'].map((k) => [k, [item[k]!.minLength, item[k]!.maxLength]]));
+    expect(lengths).toEqual({ guid: [1, 2048], url: [1, 2048], title: [undefined, 2048], date: [undefined, 2048] });
+    expect(props.webhook_url!.maxLength).toBe(2048);
+    const a = await t.account({ credits: 0 });
+    const quote = (guid: string) => t.api('POST', '/requests', { key: a.key, body: { episodes: [{ guid, url: 'https://example.com/a.mp3' }], dry_run: true } });
+    expect((await quote('g'.repeat(2048))).status).toBe(200);
+    expect((await quote('g'.repeat(2049))).status).toBe(400);
+  });
+});
