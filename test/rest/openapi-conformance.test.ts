@@ -132,3 +132,22 @@ describe('openapi.json states the lengths POST /requests accepts', () => {
     expect((await quote('g'.repeat(2049))).status).toBe(400);
   });
 });
+
+describe('openapi.json documents Retry-After where the server sends it', () => {
+  it('on every 429 and 503 under /api/v1, as a 429 for too many registration attempts carries it', async () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      if (path === '/livez' || path === '/readyz') continue;
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, r] of Object.entries((op.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>)) {
+          if ((status === '429' || status === '503') && !r.headers?.['Retry-After']) missing.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    let res: Response | undefined;
+    for (let i = 0; i < 10 && res?.status !== 429; i++) res = await t.api('POST', '/register/start', { body: { email: 'often@example.com' } });
+    expect(res!.status).toBe(429);
+    expect(Number(res!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

@@ -16,6 +16,9 @@ export const rateLimitHeaders = {
   'X-RateLimit-Remaining': { description: 'Requests left today for this key.', schema: { type: 'integer' as const } },
 };
 
+/** On a 429 or 503: when to try again. */
+const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' as const } } };
+
 /** Documents a JSON success response with the rate-limit headers. */
 export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
   return { description, headers: rateLimitHeaders, content: { 'application/json': { schema } } };
@@ -25,7 +28,8 @@ export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
 export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 | 413 | 429 | 431 | 500 | 502 | 503, string>>) {
   const out: Record<number, { description: string; headers: typeof rateLimitHeaders; content: { 'application/json': { schema: typeof ErrorSchema } } }> = {};
   for (const [status, description] of Object.entries(descriptions)) {
-    out[Number(status)] = { description: description!, headers: rateLimitHeaders, content: { 'application/json': { schema: ErrorSchema } } };
+    const headers = status === '429' || status === '503' ? { ...rateLimitHeaders, ...retryAfterHeader } : rateLimitHeaders;
+    out[Number(status)] = { description: description!, headers, content: { 'application/json': { schema: ErrorSchema } } };
   }
   return out;
 }
