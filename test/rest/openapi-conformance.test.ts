@@ -151,3 +151,15 @@ describe('openapi.json documents Retry-After where the server sends it', () => {
     expect(Number(res!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('openapi.json documents the 413 every POST can answer', () => {
+  it('each POST lists 413 with the error body, and a body over 1 MB gets it', async () => {
+    const posts = Object.entries(doc.paths).filter(([, item]) => item.post);
+    expect(posts.length).toBeGreaterThan(5);
+    expect(posts.filter(([, item]) => !item.post!.responses['413']?.content?.['application/json']).map(([p]) => p)).toEqual([]);
+    const a = await t.account({ credits: 0 });
+    const res = await t.api('POST', '/unlock', { key: a.key, body: { transcript: 'x'.repeat(1024 * 1024 + 1) } });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+});

@@ -10,6 +10,9 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
+/** Largest request body accepted under /api/v1 and by GraphQL, in bytes. Default: 1 MB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** `X-RateLimit-*`, on every answer under /api/v1. */
 export const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: 'Requests allowed per UTC day for this key (keyless calls: the Free allowance, not metered).', schema: { type: 'integer' as const } },
