@@ -25,8 +25,9 @@ import { pageHeaders } from './site/page-headers.js';
 import { headLength } from './head-length.js';
 import { registerSiteRoutes } from './site/site-routes.js';
 
-/** Largest request body accepted, in bytes. Default: 1 MB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES } from './rest/schemas/common.js';
+
+export { MAX_BODY_BYTES };
 
 /** Where the spec's REST API is mounted. */
 export const API_PREFIX = '/api/v1';

@@ -25,12 +25,12 @@ const routeModules: ((api: OpenAPIHono<RestEnv>) => void)[] = [registerRegistrat
  */
 export function createRestApi(): OpenAPIHono<RestEnv> {
   const api = new OpenAPIHono<RestEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
       if (!result.success) {
         const issue = result.error.issues[0];
         const field = issue?.path.length ? issue.path.join('.') : result.target === 'json' ? 'body' : result.target;
-        // `?max=2&max=3` reaches the schema as a list.
-        const repeated = result.target === 'query' && issue?.code === 'invalid_type' && /received array$/.test(issue.message);
+        // `?max=2&max=3` reaches the schema as a list, which an enum refuses as a value not in it.
+        const repeated = result.target === 'query' && (c.req.queries(String(field))?.length ?? 0) > 1;
         throw invalid(String(field), repeated ? 'given more than once; send it once' : issue ? validationMessage(issue) : 'invalid');
       }
     },

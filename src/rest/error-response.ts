@@ -15,6 +15,8 @@ function answer(c: Context, code: ErrorCode, message: string, status: number): R
   // Node would read and drop, or cut off, a body nobody read; either way the
   // connection must not be offered for reuse.
   if (bodyUnread(c)) c.header('Connection', 'close');
+  // HTTP requires a 401 to name the scheme that would be accepted (RFC 9110, 15.5.2).
+  if (status === 401) c.header('WWW-Authenticate', 'Bearer');
   return c.json(errorBody(code, message), status as ContentfulStatusCode);
 }
 

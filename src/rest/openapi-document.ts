@@ -3,6 +3,7 @@ import { errorStatus } from '../core/errors.js';
 import { planNames, plans, priceTable } from '../core/pricing.js';
 import type { RestEnv } from './env.js';
 import { withOperationsPaths } from './operations-openapi.js';
+import { MAX_BODY_BYTES, rateLimitHeaders } from './schemas/common.js';
 
 /** The fixed address used in the committed schema/openapi.json. */
 export const DOCUMENT_SITE_URL = 'http://localhost:8080';
@@ -56,7 +57,20 @@ export function openApiDocument(api: OpenAPIHono<RestEnv>, siteUrl: string) {
     info: { title: 'Podtext API', version: '1.0.0', description: description() },
     servers: [{ url: `${siteUrl}/api/v1` }],
   });
-  return withOperationsPaths(doc, siteUrl);
+  return withOperationsPaths(withBodyLimit(doc), siteUrl);
+}
+
+/** Every POST under /api/v1 passes the one body limit first (see http-app.ts), so each may answer 413. */
+function withBodyLimit<T extends { paths?: object }>(doc: T): T {
+  const tooLarge = {
+    description: `The body is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MB (\`payload_too_large\`); nothing was done.`,
+    headers: rateLimitHeaders,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+  for (const item of Object.values(doc.paths ?? {}) as { post?: { responses?: Record<string, unknown> } }[]) {
+    if (item.post?.responses && !item.post.responses['413']) item.post.responses['413'] = tooLarge;
+  }
+  return doc;
 }
 
 /** A language-model summary of the same document. */
@@ -65,7 +79,8 @@ export function llmsText(doc: ReturnType<typeof openApiDocument>, siteUrl: strin
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, { summary?: string; operationId?: string; security?: unknown[] }>)) {
       if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
-      const auth = op.security && op.security.length > 0 ? 'key' : 'no key';
+      // An empty requirement beside the key schemes: the key is optional (the public sample).
+      const auth = !op.security?.length ? 'no key' : op.security.some((r) => Object.keys(r as object).length === 0) ? 'key; none for the public sample' : 'key';
       lines.push(`- ${method.toUpperCase()} ${path} (${auth}): ${op.summary ?? op.operationId}`);
     }
   }

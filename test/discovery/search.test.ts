@@ -99,6 +99,20 @@ describe('search by name: typos, punctuation, accents, run-together words', () =
     expect(((await res.json()) as { error: { message: string } }).error.message.startsWith('q:')).toBe(true);
   });
 
+  it('q takes up to 500 characters, counted as a reader counts them: an emoji is one', async () => {
+    // 'a😀' is two characters and three UTF-16 units.
+    expect((await search('a\u{1F600}'.repeat(200))).status).toBe(200);
+    expect((await search('a\u{1F600}'.repeat(250))).status).toBe(200);
+    const long = await search(`${'a\u{1F600}'.repeat(250)}a`);
+    expect([long.status, long.body.error?.message]).toEqual([400, 'q: at most 500 characters']);
+  });
+
+  it('a missing q is a 400 naming q', async () => {
+    const res = await t.api('GET', '/search', { key: a.key });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message.startsWith('q:')).toBe(true);
+  });
+
   it('needs a key and counts one request', async () => {
     expect((await t.api('GET', '/search?q=serial')).status).toBe(401);
     const res = await t.api('GET', '/search?q=serial', { key: a.key });

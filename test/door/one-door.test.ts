@@ -149,6 +149,9 @@ describe('every keyed answer is counted and stamped', () => {
     const wrong = await t.api('GET', '/me', { key: `ptk_${'x'.repeat(43)}` });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('x-ratelimit-remaining')).toBe('1000');
+    // A 401 names the scheme it wants, with a key or without one.
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await t.api('GET', '/me')).headers.get('www-authenticate')).toBe('Bearer');
     expect((await t.api('DELETE', '/me', { key: a.key })).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect((await t.api('DELETE', '/unlock', { key: a.key })).headers.get('allow')).toBe('POST, OPTIONS');
     // `/shows/lookup` is also the shape of `/shows/{feed_id}`: each method is named once.

@@ -98,6 +98,9 @@ describe('validation messages', () => {
     // A parameter sent twice is said to be so, not to be of the wrong type.
     expect(await message(await t.api('GET', '/search?q=a&q=b', { key: a.key }))).toBe('q: given more than once; send it once');
     expect(await message(await t.api('GET', '/shows/999999999999/episodes?max=2&max=3', { key: a.key }))).toBe('max: given more than once; send it once');
+    // Also where the value is one of a list: `format=srt&format=srt` is not told srt is not a format.
+    expect(await message(await t.api('GET', '/transcripts/97ab7f764b594d58?format=srt&format=srt', { key: a.key }))).toBe('format: given more than once; send it once');
+    expect(await message(await t.api('GET', '/transcripts/97ab7f764b594d58?timestamps=1&timestamps=1'))).toBe('timestamps: given more than once; send it once');
     expect(await message(await t.api('POST', '/register/start', { body: { email: ['a@example.com'] } }))).toBe('email: must be a string');
     // One rule, one message: what is not a URL and an http URL are both told to be https.
     for (const webhook_url of ['not a url', 'http://example.com/hook']) {

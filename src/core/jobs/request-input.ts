@@ -48,7 +48,7 @@ export const REQUEST_FIELD_DOCS = {
 } as const;
 
 /** Longest guid, URL or title accepted, in characters. */
-const MAX_TEXT = 2048;
+export const MAX_TEXT = 2048;
 /** Longest `secs` accepted: a week, far past any episode we would transcribe. */
 export const MAX_SECS = 7 * 24 * 3600;
 

@@ -15,8 +15,8 @@ const listRoute = createRoute({
   request: {
     query: z.object({
       // Read by the core's one rule for counts in a query (digits only), as `max` on lists.
-      page: z.string().optional().openapi({ type: 'integer', minimum: 1, description: 'From 1. Default: 1.' }),
-      per: z.string().optional().openapi({ type: 'integer', minimum: 1, maximum: JOBS_PER_PAGE.max, description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }),
+      page: z.string().optional().openapi({ type: 'integer', minimum: 1, default: 1, description: 'From 1. Default: 1.' }),
+      per: z.string().optional().openapi({ type: 'integer', minimum: 1, maximum: JOBS_PER_PAGE.max, default: JOBS_PER_PAGE.default, description: `Default ${JOBS_PER_PAGE.default}, at most ${JOBS_PER_PAGE.max}.` }),
     }),
   },
   responses: {

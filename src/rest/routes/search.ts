@@ -19,7 +19,7 @@ const searchRoute = createRoute({
  
   request: {
     query: z.object({
-      q: z.string().openapi({ description: `A show name, a podcast-directory link or an RSS feed URL; at most ${MAX_QUERY_LENGTH} characters.`, example: 'lennys podcast' }),
+      q: z.string().openapi({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: `A show name, a podcast-directory link or an RSS feed URL; at most ${MAX_QUERY_LENGTH} characters.`, example: 'lennys podcast' }),
     }),
   },
   responses: {

@@ -6,7 +6,7 @@ import { episodeListShape, showShape, showSummaryShape } from '../../wire/catalo
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
 
 const feedIdParam = z.object({
-  feed_id: z.string().openapi({ param: { name: 'feed_id', in: 'path' }, type: 'integer', description: 'The show\'s feed id.', example: 743229 }),
+  feed_id: z.string().openapi({ param: { name: 'feed_id', in: 'path' }, type: 'integer', minimum: 1, description: 'The show\'s feed id.', example: 743229 }),
 });
 
 const lookupRoute = createRoute({
@@ -60,7 +60,7 @@ const episodesRoute = createRoute({
   request: {
     params: feedIdParam,
     query: z.object({
-      max: z.string().optional().openapi({ type: 'integer', description: `Episodes to return, 1 to ${EPISODE_LIST.max}. Default: ${EPISODE_LIST.default}.`, example: 100 }),
+      max: z.string().optional().openapi({ type: 'integer', minimum: 1, maximum: EPISODE_LIST.max, default: EPISODE_LIST.default, description: `Episodes to return, 1 to ${EPISODE_LIST.max}. Default: ${EPISODE_LIST.default}.`, example: 100 }),
     }),
   },
   responses: {

@@ -3,9 +3,11 @@ import { prices } from '../../core/pricing.js';
 import type { TranscriptFormat } from '../../core/transcripts/formats/render-transcript.js';
 import { FORMATS } from '../../core/transcripts/transcript-service.js';
 import type { RestEnv } from '../env.js';
-import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
+import { errors, keyed, keyedErrors, ok, rateLimitHeaders } from '../schemas/common.js';
 import { TRANSCRIPT_ID_PATTERN } from '../../core/transcript-id.js';
 import { TranscriptJsonSchema } from '../schemas/transcript.js';
+
+const etagHeader = { description: 'Names this body: the same for every request that gets the same bytes (`txt` and `text`, options a format ignores), new with each version.', schema: { type: 'string' as const } };
 
 const readRoute = createRoute({
   method: 'get',
@@ -36,7 +38,7 @@ const readRoute = createRoute({
   responses: {
     200: {
       description: 'The transcript; content type by format: application/json, text/plain, application/x-subrip, text/vtt.',
-      headers: { ETag: { description: 'Names this body: the same for every request that gets the same bytes (`txt` and `text`, options a format ignores), new with each version.', schema: { type: 'string' } } },
+      headers: { ...rateLimitHeaders, ETag: etagHeader },
       content: {
         'application/json': { schema: TranscriptJsonSchema },
         'text/plain': { schema: z.string() },
@@ -44,7 +46,7 @@ const readRoute = createRoute({
         'text/vtt': { schema: z.string() },
       },
     },
-    304: { description: "Not modified: `If-None-Match` named this representation's `ETag`. No body; still counted as a call." },
+    304: { description: "Not modified: `If-None-Match` named this representation's `ETag`. No body; still counted as a call.", headers: { ...rateLimitHeaders, ETag: etagHeader } },
     ...errors({ ...keyedErrors, 402: `Locked: unlock it first (${prices.unlock} credit).`, 404: 'No transcript yet.' }),
   },
 });

@@ -16,9 +16,9 @@ const trendingRoute = createRoute({
  
   request: {
     query: z.object({
-      category: z.string().optional().openapi({ description: 'A directory category name, e.g. `News` (case-insensitive).' }),
-      max: z.string().optional().openapi({ type: 'integer', description: `1 to ${TRENDING_LIST.max}. Default: ${TRENDING_LIST.default}.`, example: TRENDING_LIST.default }),
-      lang: z.string().optional().openapi({ description: `Language tag prefix, or \`all\`. Default: \`${TRENDING_DEFAULT_LANG}\`.`, example: TRENDING_DEFAULT_LANG }),
+      category: z.string().optional().openapi({ maxLength: 100, description: 'A directory category name, e.g. `News` (case-insensitive); at most 100 characters.' }),
+      max: z.string().optional().openapi({ type: 'integer', minimum: 1, maximum: TRENDING_LIST.max, default: TRENDING_LIST.default, description: `1 to ${TRENDING_LIST.max}. Default: ${TRENDING_LIST.default}.`, example: TRENDING_LIST.default }),
+      lang: z.string().optional().openapi({ default: TRENDING_DEFAULT_LANG, description: `Language tag prefix, or \`all\`. Default: \`${TRENDING_DEFAULT_LANG}\`.`, example: TRENDING_DEFAULT_LANG }),
     }),
   },
   responses: {

@@ -10,10 +10,20 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-const rateLimitHeaders = {
+/** Largest request body accepted under /api/v1 and by GraphQL, in bytes. Default: 1 MB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** `X-RateLimit-*`, on every answer under /api/v1. */
+export const rateLimitHeaders = {
   'X-RateLimit-Limit': { description: 'Requests allowed per UTC day for this key (keyless calls: the Free allowance, not metered).', schema: { type: 'integer' as const } },
   'X-RateLimit-Remaining': { description: 'Requests left today for this key.', schema: { type: 'integer' as const } },
 };
+
+/** On a 429 or 503: when to try again. */
+const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' as const } } };
+
+/** On a 401: the scheme a key is sent with. */
+const authenticateHeader = { 'WWW-Authenticate': { description: '`Bearer`: send the key as `Authorization: Bearer <key>` (or in `X-Api-Key`).', schema: { type: 'string' as const } } };
 
 /** Documents a JSON success response with the rate-limit headers. */
 export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
@@ -24,7 +34,8 @@ export function ok<T extends z.ZodTypeAny>(schema: T, description: string) {
 export function errors(descriptions: Partial<Record<400 | 401 | 402 | 404 | 409 | 413 | 429 | 431 | 500 | 502 | 503, string>>) {
   const out: Record<number, { description: string; headers: typeof rateLimitHeaders; content: { 'application/json': { schema: typeof ErrorSchema } } }> = {};
   for (const [status, description] of Object.entries(descriptions)) {
-    out[Number(status)] = { description: description!, headers: rateLimitHeaders, content: { 'application/json': { schema: ErrorSchema } } };
+    const headers = status === '429' || status === '503' ? { ...rateLimitHeaders, ...retryAfterHeader } : status === '401' ? { ...rateLimitHeaders, ...authenticateHeader } : rateLimitHeaders;
+    out[Number(status)] = { description: description!, headers, content: { 'application/json': { schema: ErrorSchema } } };
   }
   return out;
 }

@@ -44,6 +44,7 @@ export function listLength(value: number | string | null | undefined, limits: { 
 export function searchQuery(q: string | null | undefined): string {
   const text = (q ?? '').trim();
   if (!text) throw invalid('q', 'required: a show name, a podcast-directory link or an RSS feed URL');
-  if (text.length > MAX_QUERY_LENGTH) throw invalid('q', `at most ${MAX_QUERY_LENGTH} characters`);
+  // Characters as a reader counts them (code points), not UTF-16 units: an emoji is one.
+  if ([...text].length > MAX_QUERY_LENGTH) throw invalid('q', `at most ${MAX_QUERY_LENGTH} characters`);
   return text;
 }

@@ -53,7 +53,7 @@ export async function computeTrending(db: PrismaClient, clock: Clock, input: Tre
   const lang = (input.lang?.trim() || TRENDING_DEFAULT_LANG).toLowerCase();
   if (!/^(all|[a-z]{2,3}(-[a-z0-9]{1,8})*)$/.test(lang)) throw invalid('lang', 'must be a language tag such as en or pt-br, or all');
   const category = input.category?.trim() || null;
-  if (category && category.length > 100) throw invalid('category', 'at most 100 characters');
+  if (category && [...category].length > 100) throw invalid('category', 'at most 100 characters');
   const now = clock.now();
   const since = new Date(now.getTime() - WINDOW_DAYS * 86_400_000);
   const rows = await db.$queryRawUnsafe<Row[]>(
