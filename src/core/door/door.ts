@@ -103,11 +103,11 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
     return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error };
   }
 
-  /** The admission of `list`, its headers saying no-store when an operation's answer carries a secret. */
-  function sealed(list: readonly Call[], admission: Admission): Admission {
-    if (!list.some((c) => (operations[c.operation] as Operation).secret)) return admission;
-    return { ...admission, headers: { ...admission.headers, 'cache-control': 'no-store' } };
-  }
+  /** True when an operation of `list` answers with a secret (see `Operation.secret`). */
+  const carriesSecret = (list: readonly Call[]): boolean => list.some((c) => (operations[c.operation] as Operation).secret);
+
+  /** The admission with headers saying no-store, for calls whose answer carries a secret. */
+  const sealed = (admission: Admission): Admission => ({ ...admission, headers: { ...admission.headers, 'cache-control': 'no-store' } });
 
   async function admitList(list: readonly Call[], credentials: Credentials): Promise<Admission> {
     const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
@@ -133,9 +133,11 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
      * Admits `calls` (one for REST; a GraphQL operation's root fields) made
      * with `credentials`.
      */
-    async admit(calls: Call | readonly Call[], credentials: Credentials): Promise<Admission> {
+    admit(calls: Call | readonly Call[], credentials: Credentials): Promise<Admission> {
       const list = Array.isArray(calls) ? (calls as readonly Call[]) : [calls as Call];
-      return sealed(list, await admitList(list, credentials));
+      // Not async: every call comes through here, and most need no second step.
+      const admitted = admitList(list, credentials);
+      return carriesSecret(list) ? admitted.then(sealed) : admitted;
     },
 
     /**
@@ -145,7 +147,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
     admitActor(calls: readonly Call[], actor: Actor): Promise<Admission> {
       let cost = 0;
       for (const c of calls) if (keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId) !== 'none') cost += operations[c.operation].requests;
-      return meterFor(actor, cost).then((admission) => sealed(calls, admission));
+      return carriesSecret(calls) ? meterFor(actor, cost).then(sealed) : meterFor(actor, cost);
     },
 
     /** The caller behind `credentials`, counting nothing (a graphql-ws handshake). */
