@@ -100,6 +100,10 @@ describe('AI Search charges', () => {
     expect(error.message).toContain('4 credits in all: 3 to transcribe it (2 hours 35 minutes of audio, billed as 3 hours');
     expect(error.message).toContain('1 for this query');
     expect(await ledgerOf(a.accountId)).toEqual([]);
+    // The published description promises only what the body carries: the figures are in the message.
+    expect(Object.keys(error)).toEqual(['code', 'message']);
+    const doc = (await (await t.request('/openapi.json')).json()) as { paths: Record<string, { post: { responses: Record<string, { description: string }> } }> };
+    expect(doc.paths['/ai-search/query']!.post.responses['409']!.description).not.toContain('details');
   });
 
   it('409 with an unknown length says so and quotes the minimum', async () => {

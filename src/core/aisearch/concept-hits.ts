@@ -6,14 +6,23 @@ import { irregularBaseOf } from './word-forms.js';
 /**
  * True when a transcript word that shares a stem with `base` is really a form
  * of it: Porter stems "general" and "generous" alike, but a form keeps all but
- * the last two letters of its dictionary word.
+ * the last two letters of its dictionary word. Porter also strips the "-er"
+ * of a doer from longer words, and a doer is another word, not a form:
+ * "producer" is not "produce" (which "vegetables" reaches as a relative),
+ * nor "reporter" "report".
  */
 export function isFormOf(word: string, base: string): boolean {
   if (word === base || irregularBaseOf(word) === base || irregularBaseOf(word) === irregularBaseOf(base)) return true;
+  if (isDoerOf(word, base) || isDoerOf(base, word)) return false;
   const need = Math.max(3, base.length - 2);
   let i = 0;
   while (i < word.length && i < base.length && word[i] === base[i]) i++;
   return i >= need;
+}
+
+/** True when `longer` is `shorter` with a doer's "-er" or "-ers" ("manage" + "r", "report" + "ers"). */
+function isDoerOf(longer: string, shorter: string): boolean {
+  return longer.startsWith(shorter) && /^e?rs?$/.test(longer.slice(shorter.length)) && !/er$/.test(shorter);
 }
 
 /** Where one concept appears in the transcript, and how surely. */

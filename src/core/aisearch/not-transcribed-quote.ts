@@ -39,7 +39,7 @@ function spokenLength(seconds: number): string {
 /**
  * The 409 for AI Search on an episode with no transcript: the message quotes
  * the real total, transcription by the price table plus the query, and
- * `details` carries the same figures for programs.
+ * `details` carries the same figures for the core (the error body itself has only `code` and `message`).
  *
  * @example
  * notTranscribedError('0a1b2c3d4e5f6a7b', 9300, 'none').message

@@ -40,7 +40,7 @@ const queryRoute = createRoute({
       400: 'Malformed input naming the field: `transcript_id` not 16 lowercase hex, `topic` empty or over 200 characters.',
       402: 'Insufficient credits (before the search, or spent by another call during it): nothing charged.',
       404: 'No such episode.',
-      409: '`not_transcribed`: the episode has no transcript yet; the message and `details` quote transcription plus the query.',
+      409: '`not_transcribed`: the episode has no transcript yet; the message quotes transcription by the price table plus the query.',
       500: 'The search failed on our side; nothing was charged.',
     }),
   },
