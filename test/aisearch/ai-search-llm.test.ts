@@ -165,6 +165,21 @@ describe('AI Search with a configured model', () => {
     expect(await kinds(a.accountId)).toEqual(['charge']);
   });
 
+  it('asks the model only for the queries a balance can pay: 1 credit and ten queries at once make one paid model call', async () => {
+    behaviour = { answer: () => JSON.stringify({ mentions: [], summary: 'slow' }), delayMs: 300 };
+    const { a, ep } = await setUp(1);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.api('POST', '/ai-search/query', { key: a.key, body: { transcript_id: ep.transcriptId, topic: 'bicycles' } }).then((r) => r.status)),
+    );
+    expect(answers.filter((s) => s === 200)).toHaveLength(1);
+    expect(answers.filter((s) => s === 402)).toHaveLength(9);
+    expect(seen).toHaveLength(1);
+    expect(await kinds(a.accountId)).toEqual(['charge']);
+    // Once it is charged, the key's next query is refused for the balance itself, as before.
+    const after = await t.api('POST', '/ai-search/query', { key: a.key, body: { transcript_id: ep.transcriptId, topic: 'bicycles' } });
+    expect(after.status).toBe(402);
+  });
+
   it('does not ask the model when nothing matches offline', async () => {
     behaviour = { answer: () => '{}' };
     const { a, ep } = await setUp();

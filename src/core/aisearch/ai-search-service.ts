@@ -89,8 +89,10 @@ function checkTopic(raw: unknown): string {
  * configured, the model's re-ranking), and only then the charge, in one
  * transaction with nothing after it: a query that fails, or that a shutdown
  * or a crash cuts off, has charged nothing and needs no refund (a failure
- * answers 500 `internal` saying so). A balance spent by another call during
- * the work answers 402 and charges nothing. A model that fails or times out
+ * answers 500 `internal` saying so). A query at work holds its credit in this
+ * process, so one key's queries at once start only as many as the balance
+ * pays for (one paid model call each); a balance spent by another process or
+ * call during the work answers 402 and charges nothing. A model that fails or times out
  * is not a failure: the offline result is the answer.
  *
  * No unlock is needed: the quotes and times are the product being paid for;
@@ -98,6 +100,10 @@ function checkTopic(raw: unknown): string {
  */
 export function createAiSearch(deps: AiSearchDeps) {
   const { db, transcripts, finder, reranker, links, onAccountChanged, log } = deps;
+  // Queries of each account at work in this process. Each holds its credit
+  // until charged, so a balance of 1 and ten queries at once start one search
+  // (and one paid model call), not ten that all end in 402.
+  const inFlight = new Map<string, number>();
   // Keyed by id and version: a replaced transcript is a new entry, and the finder's
   // prepared indexes hang off the document object itself.
   // Bounded by memory, not by count: a four-hour episode (40,000 words) with its indexes takes
@@ -137,6 +143,24 @@ export function createAiSearch(deps: AiSearchDeps) {
     await onAccountChanged(accountId).catch((err: unknown) => log?.warn({ err, accountId }, 'account change not published'));
   }
 
+  /** Searches, then charges: a failure before the charge costs nothing. */
+  async function searchAndCharge(actor: Actor, transcriptId: string, topic: string, version: number, reference: string, memo: string): Promise<AiSearchResult> {
+    let answer: Omit<AiSearchResult, 'creditsRemaining'>;
+    try {
+      const doc = await document(transcriptId, version);
+      const result = await searchTopic(doc, topic, { finder, reranker });
+      const mentions = mentionsOf(transcriptId, doc, result);
+      const summary = mentions.length === result.mentions.length ? result.summary : summarizeMentions(topic, mentions, 0);
+      answer = { transcriptId, topic, found: mentions.length > 0, summary, mentions, credits: prices.aiSearchQuery };
+    } catch (err) {
+      log?.error({ err, transcriptId, accountId: actor.accountId }, 'AI Search failed');
+      throw new DomainError('internal', `AI Search failed on our side; nothing was charged for this query.`);
+    }
+    const { entry } = await inTransaction(db, (tx) => ledger.charge(tx, actor.accountId, prices.aiSearchQuery, reference, memo));
+    await publish(actor.accountId);
+    return { ...answer, creditsRemaining: entry.balanceAfter };
+  }
+
   return {
     /**
      * Runs one query for `actor`. See {@link createAiSearch} for the checks,
@@ -157,24 +181,20 @@ export function createAiSearch(deps: AiSearchDeps) {
       const memo = `AI Search on ${transcriptId}: "${chars.length > 60 ? `${chars.slice(0, 60).join('')}…` : topic}"`;
       const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { credits: true } });
       const credits = account?.credits ?? 0;
-      if (credits < prices.aiSearchQuery) {
-        throw new DomainError('insufficient_credits', `This needs ${prices.aiSearchQuery} credit; the balance is ${credits}.`, { required: prices.aiSearchQuery, available: credits });
+      const running = inFlight.get(actor.accountId) ?? 0;
+      const held = running * prices.aiSearchQuery;
+      if (credits - held < prices.aiSearchQuery) {
+        const why = held > 0 ? ` (${held} of it held by this key's queries still running)` : '';
+        throw new DomainError('insufficient_credits', `This needs ${prices.aiSearchQuery} credit; the balance is ${credits}${why}.`, { required: prices.aiSearchQuery, available: credits - held });
       }
-
-      let answer: Omit<AiSearchResult, 'creditsRemaining'>;
+      inFlight.set(actor.accountId, running + 1);
       try {
-        const doc = await document(transcriptId, episode.transcript.version);
-        const result = await searchTopic(doc, topic, { finder, reranker });
-        const mentions = mentionsOf(transcriptId, doc, result);
-        const summary = mentions.length === result.mentions.length ? result.summary : summarizeMentions(topic, mentions, 0);
-        answer = { transcriptId, topic, found: mentions.length > 0, summary, mentions, credits: prices.aiSearchQuery };
-      } catch (err) {
-        log?.error({ err, transcriptId, accountId: actor.accountId }, 'AI Search failed');
-        throw new DomainError('internal', `AI Search failed on our side; nothing was charged for this query.`);
+        return await searchAndCharge(actor, transcriptId, topic, episode.transcript.version, reference, memo);
+      } finally {
+        const left = (inFlight.get(actor.accountId) ?? 1) - 1;
+        if (left > 0) inFlight.set(actor.accountId, left);
+        else inFlight.delete(actor.accountId);
       }
-      const { entry } = await inTransaction(db, (tx) => ledger.charge(tx, actor.accountId, prices.aiSearchQuery, reference, memo));
-      await publish(actor.accountId);
-      return { ...answer, creditsRemaining: entry.balanceAfter };
     },
   };
 }
