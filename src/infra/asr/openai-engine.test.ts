@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speak } from '../../../test/audio/speak.js';
+import { readWavInfo } from '../audio/wav-file.js';
 import { httpPost, type PostFn } from './http-post.js';
 import { createOpenAiEngine } from './openai-engine.js';
 
@@ -123,6 +124,19 @@ describe('openai engine', () => {
     expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
     expect(words[0].s).toBe(0);
     expect(words[words.length - 1].e).toBe(2.29);
+  });
+
+  it('spreads the text over the clip when a server answers text alone, instead of hearing silence', async () => {
+    const clipSeconds = (await readWavInfo(wav)).durationSeconds;
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ text: ' The weather was warm, and the children played.' }));
+    const { words, text } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(text).toBe('The weather was warm, and the children played.');
+    expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
+    expect(words[0].s).toBe(0);
+    expect(words[words.length - 1].e).toBeCloseTo(clipSeconds, 2);
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ text: 'The weather was warm.', duration: 2 }));
+    const told = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(told.words.map((w) => [w.w, w.s])).toEqual([['The', 0], ['weather', 0.333], ['was', 1.111], ['warm.', 1.444]]);
   });
 
   it('reports a rejected key as unavailable without repeating the key', async () => {
