@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speak } from '../../../test/audio/speak.js';
+import { readWavInfo } from '../audio/wav-file.js';
 import { httpPost, type PostFn } from './http-post.js';
 import { createOpenAiEngine } from './openai-engine.js';
 
@@ -123,6 +124,32 @@ describe('openai engine', () => {
     expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
     expect(words[0].s).toBe(0);
     expect(words[words.length - 1].e).toBe(2.29);
+  });
+
+  it('reads word times given inside each segment, as whisper.cpp\'s server and faster-whisper give them', async () => {
+    const segments = [
+      { id: 0, start: 0, end: 1.2, text: ' The weather was warm,', words: VERBOSE_JSON.words.slice(0, 4).map((w) => ({ ...w, probability: 0.9 })) },
+      { id: 1, start: 1.26, end: 2.29, text: ' and the children played.', words: VERBOSE_JSON.words.slice(4) },
+    ];
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 3.12, text: VERBOSE_JSON.text, segments }));
+    const { words } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(words).toHaveLength(8);
+    expect(words[1]).toEqual({ w: 'weather', s: 0.18, e: 0.52 });
+    expect(words[4]).toEqual({ w: 'and', s: 1.26, e: 1.4 });
+    expect(words[7]).toEqual({ w: 'played', s: 1.93, e: 2.29 });
+  });
+
+  it('spreads the text over the clip when a server answers text alone, instead of hearing silence', async () => {
+    const clipSeconds = (await readWavInfo(wav)).durationSeconds;
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ text: ' The weather was warm, and the children played.' }));
+    const { words, text } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(text).toBe('The weather was warm, and the children played.');
+    expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
+    expect(words[0].s).toBe(0);
+    expect(words[words.length - 1].e).toBeCloseTo(clipSeconds, 2);
+    reply = (res) => res.writeHead(200).end(JSON.stringify({ text: 'The weather was warm.', duration: 2 }));
+    const told = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(told.words.map((w) => [w.w, w.s])).toEqual([['The', 0], ['weather', 0.333], ['was', 1.111], ['warm.', 1.444]]);
   });
 
   it('reports a rejected key as unavailable without repeating the key', async () => {

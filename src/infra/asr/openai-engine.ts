@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AsrError, type AsrEngine, type AsrResult, type AsrWord, type TranscribeOptions } from './asr-engine.js';
 import { orderWords, roundTime, spreadWords, wordsText } from './asr-words.js';
 import { httpPost, PostTimeoutError, type PostFn, type PostResponse } from './http-post.js';
+import { readWavInfo } from '../audio/wav-file.js';
 import { multipartBody } from './multipart-body.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { languageCode } from './whisper-language-codes.js';
@@ -109,7 +110,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
       // JSON, but not a transcription (`{}`, nulls): a fault of the server, never an empty transcript to sell.
       const empty = () => new AsrError('failed', 'speech server answered JSON without a transcription (no text, segments or words)', true);
       if (doc === null || typeof doc !== 'object') throw empty();
-      const words = orderWords(readWords(doc));
+      const words = orderWords(readWords(doc) ?? spreadText(doc, (await readWavInfo(wavFile)).durationSeconds));
       if (typeof doc.text !== 'string' && words.length === 0) throw empty();
       const reported = typeof doc.language === 'string' && doc.language ? languageCode(doc.language) : '';
       return {
@@ -124,33 +125,51 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
 }
 
 /**
- * `words[{word,start,end}]` when the server gives word times, else segments
- * spread by length. A word without readable times keeps its place (timed as
- * the word before it ends), and no time passes the audio's `duration`: a
- * word is never lost from the text, nor a cue shown after the audio ends.
+ * `words[{word,start,end}]` when the server gives word times, at the top
+ * level as OpenAI does or inside each segment as whisper.cpp's server and
+ * faster-whisper do; else segments spread by length; null when it gives
+ * neither. A word without readable times keeps its place (timed as the word
+ * before it ends), and no time passes the audio's `duration`: a word is never
+ * lost from the text, nor a cue shown after the audio ends.
  */
-function readWords(doc: VerboseJson): AsrWord[] {
+function readWords(doc: VerboseJson): AsrWord[] | null {
   const end = typeof doc.duration === 'number' && doc.duration > 0 ? doc.duration : Infinity;
   const within = (t: number) => roundTime(Math.min(Math.max(t, 0), end));
   const time = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  if (Array.isArray(doc.words) && doc.words.length > 0) {
-    let last = 0;
+  const timed = (list: Array<Record<string, unknown>>, from: number): AsrWord[] => {
+    let last = from;
     const words: AsrWord[] = [];
-    for (const x of doc.words as Array<Record<string, unknown>>) {
-      if (typeof x.word !== 'string' || !x.word.trim()) continue;
+    for (const x of list) {
+      if (typeof x?.word !== 'string' || !x.word.trim()) continue;
       const s = within(time(x.start) ?? last);
       const e = within(Math.max(time(x.end) ?? s, s));
       words.push({ w: x.word.trim(), s, e });
       last = e;
     }
     return words;
-  }
+  };
+  if (Array.isArray(doc.words) && doc.words.length > 0) return timed(doc.words as Array<Record<string, unknown>>, 0);
   if (Array.isArray(doc.segments)) {
-    return (doc.segments as Array<Record<string, unknown>>)
-      .filter((x) => typeof x.text === 'string' && time(x.start) !== null && time(x.end) !== null)
-      .flatMap((x) => spreadWords(x.text as string, within(x.start as number), within(x.end as number)));
+    return (doc.segments as Array<Record<string, unknown>>).flatMap((x) => {
+      const start = time(x?.start);
+      if (Array.isArray(x?.words) && x.words.length > 0) return timed(x.words as Array<Record<string, unknown>>, within(start ?? 0));
+      const stop = time(x?.end);
+      return typeof x?.text === 'string' && start !== null && stop !== null ? spreadWords(x.text, within(start), within(stop)) : [];
+    });
   }
-  return [];
+  return null;
+}
+
+/**
+ * A server that ignores `verbose_json` (whisper.cpp builds, proxies that
+ * answer `{"text": …}` only) still heard the words: they are spread over the
+ * clip, from its `duration` or else the WAV sent, rather than dropped as if
+ * the clip were silent.
+ */
+function spreadText(doc: VerboseJson, wavSeconds: number): AsrWord[] {
+  if (typeof doc.text !== 'string') return [];
+  const seconds = typeof doc.duration === 'number' && doc.duration > 0 ? doc.duration : wavSeconds;
+  return spreadWords(doc.text, 0, seconds);
 }
 
 /** OpenAI's error body is `{"error":{"message":…}}`; other servers send text. The key is never echoed. */

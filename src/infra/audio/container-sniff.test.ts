@@ -17,6 +17,8 @@ describe('sniffContainer', () => {
     ['mp3', bytes([0xff, 0xfb, 0x90, 0x64, 0x00])],
     ['mp3', bytes([0, 0, 0, 0xff, 0xf3, 0x48, 0xc4])],
     ['aac', bytes([0xff, 0xf1, 0x50, 0x80, 0x02])],
+    // The tail of a frame, then two 417-byte MPEG-1 layer III frames (128 kbit/s, 44.1 kHz).
+    ['mp3', bytes('tail of a frame', [0xff, 0xfb, 0x90, 0x64], new Array(413).fill(0x55), [0xff, 0xfb, 0x90, 0x64, 0x55])],
   ])('recognises %s', (demuxer, head) => {
     expect(sniffContainer(head)).toBe(demuxer);
   });
@@ -29,6 +31,7 @@ describe('sniffContainer', () => {
     ['a PNG', bytes([0x89], 'PNG\r\n\x1a\n')],
     ['an SDP file', bytes('v=0\no=- 0 0 IN IP4 127.0.0.1\n')],
     ['an MPEG sync with a reserved version', bytes([0xff, 0xeb, 0x90, 0x64])],
+    ['text with one MPEG frame header in it', bytes('<html>', [0xff, 0xfb, 0x90, 0x64], new Array(413).fill(0x20), '</html>')],
     ['nothing', bytes()],
   ])('refuses %s', (_what, head) => {
     expect(sniffContainer(head)).toBeNull();

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { findMpegFrames } from './mpeg-frames.js';
 
 /**
  * ffmpeg demuxers we let read a downloaded file. Each reads the one file it
@@ -81,11 +82,17 @@ export function sniffContainer(head: Uint8Array): AudioDemuxer | null {
 
 /**
  * MPEG audio and ADTS AAC have no signature, only a frame sync. Some encoders
- * pad the start with zero bytes, so leading zeros are skipped (bounded).
+ * pad the start with zero bytes, so leading zeros are skipped (bounded); a
+ * file that starts inside a frame is MPEG audio when two whole frames follow.
  */
 function sniffMpegAudio(head: Uint8Array): AudioDemuxer | null {
   let i = 0;
   while (i < head.length && i < 4096 && head[i] === 0) i++;
+  return frameAt(head, i) ?? (findMpegFrames(head) === null ? null : 'mp3');
+}
+
+/** The demuxer of the MPEG audio or ADTS frame header at `i`, or null. */
+function frameAt(head: Uint8Array, i: number): AudioDemuxer | null {
   if (i + 4 > head.length) return null;
   const [b0, b1, b2] = [head[i], head[i + 1], head[i + 2]];
   if (b0 !== 0xff || (b1 & 0xe0) !== 0xe0) return null;

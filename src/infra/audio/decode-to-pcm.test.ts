@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHORT_PASSAGE } from '../../../test/audio/passages.js';
 import { speak } from '../../../test/audio/speak.js';
 import { AudioError } from './audio-error.js';
+import { id3TagLength } from './container-sniff.js';
 import { decodeToPcm } from './decode-to-pcm.js';
 import { probeDuration } from './probe-duration.js';
 import { readWavInfo } from './wav-file.js';
@@ -74,6 +75,14 @@ describe('decodeToPcm', () => {
     const { durationSeconds } = await decodeToPcm(input, join(dir, `from-${ext}.wav`));
     // Encoder delay and padding (MP3, then AAC/Opus) account for the difference.
     expect(Math.abs(durationSeconds - (await probeDuration(mp3)))).toBeLessThan(0.25);
+  });
+
+  it('decodes an MP3 that starts inside a frame, as a file cut out of a stream does', async () => {
+    const whole = await readFile(mp3);
+    const cut = join(dir, 'cut.mp3');
+    await writeFile(cut, whole.subarray(id3TagLength(whole) + 100));
+    const { durationSeconds } = await decodeToPcm(cut, join(dir, 'from-cut.wav'));
+    expect(Math.abs(durationSeconds - (await probeDuration(mp3)))).toBeLessThan(0.2);
   });
 
   it('refuses a recording over maxSeconds and leaves no output behind', async () => {

@@ -1,12 +1,16 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LONG_PASSAGE } from '../../../test/audio/passages.js';
 import { speak } from '../../../test/audio/speak.js';
 import { decodeToPcm } from './decode-to-pcm.js';
 import { planChunks, splitAtSilences, type Chunk } from './split-at-silences.js';
 import { extractChunk, readWavInfo } from './wav-file.js';
+
+const run = promisify(execFile);
 
 function expectTiling(chunks: Chunk[], duration: number, max: number): void {
   expect(chunks[0].startSeconds).toBe(0);
@@ -80,11 +84,11 @@ describe('splitAtSilences on speech', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   /** Loudness around `seconds`, as RMS of 16-bit samples over ±`halfWindow` s. */
-  async function rmsAround(seconds: number, halfWindow = 0.05): Promise<number> {
-    const info = await readWavInfo(wav);
+  async function rmsAround(seconds: number, halfWindow = 0.05, file = wav): Promise<number> {
+    const info = await readWavInfo(file);
     const first = Math.round((seconds - halfWindow) * 16_000);
     const buf = Buffer.alloc(Math.round(2 * halfWindow * 16_000) * 2);
-    const fh = await open(wav, 'r');
+    const fh = await open(file, 'r');
     await fh.read(buf, 0, buf.length, info.dataOffset + first * 2);
     await fh.close();
     let sum = 0;
@@ -101,6 +105,19 @@ describe('splitAtSilences on speech', () => {
     for (const c of chunks.slice(0, -1)) {
       // Speech here is ~3000 RMS, -35 dBFS ~580; a cut must sit in near silence.
       expect(await rmsAround(c.endSeconds)).toBeLessThan(Math.min(300, speechLevel / 20));
+    }
+  });
+
+  it('cuts speech under steady noise, which never falls silent, between words', async () => {
+    const noisy = join(dir, 'noisy.wav');
+    await run('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', wav, '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:r=16000',
+      '-filter_complex', '[0][1]amix=inputs=2:duration=first:normalize=0', '-ac', '1', '-c:a', 'pcm_s16le', noisy]);
+    const chunks = await splitAtSilences(noisy, { targetChunkSeconds: 20 });
+    expectTiling(chunks, duration, 60);
+    const speechLevel = await rmsAround(duration / 2, 2);
+    for (const c of chunks.slice(0, -1)) {
+      // Where the speech itself (without the noise) is near silent: no word is cut in two.
+      expect(await rmsAround(c.endSeconds, 0.05, wav)).toBeLessThan(Math.min(300, speechLevel / 20));
     }
   });
 

@@ -1,6 +1,7 @@
 import { resolveLocalAudioInput, safeInputArgs } from './local-input.js';
 import { ffmpegFailure } from './probe-duration.js';
 import { runCommand } from './run-command.js';
+import { loudnessProfile, quietestMoment } from './loudness-profile.js';
 import { readWavInfo, type Chunk } from './wav-file.js';
 
 export type { Chunk } from './wav-file.js';
@@ -15,6 +16,11 @@ export interface ChunkPlanOptions {
   targetChunkSeconds?: number;
   /** No chunk is ever longer than this, in seconds. Default: 60. */
   maxChunkSeconds?: number;
+  /**
+   * Where no pause lies within reach: the cut between `from` and `to`
+   * seconds, near `near`, or null for a hard cut at the target. Default: none.
+   */
+  quietest?: (from: number, to: number, near: number) => number | null;
 }
 
 export interface SplitOptions extends ChunkPlanOptions {
@@ -32,9 +38,10 @@ export interface SplitOptions extends ChunkPlanOptions {
 /**
  * Splits a decoded WAV into chunks of about `targetChunkSeconds`, cutting
  * inside the pause (ffmpeg `silencedetect`) nearest each target boundary so
- * that no word is cut in two. Where no pause lies within reach the cut is
- * hard, at the target; no chunk exceeds `maxChunkSeconds`. Chunks cover the
- * recording without gaps or overlap.
+ * that no word is cut in two. Where no pause lies within reach (speech over
+ * music or noise) the cut is at the quietest moment within 5 s of the
+ * target; no chunk exceeds `maxChunkSeconds`. Chunks cover the recording
+ * without gaps or overlap.
  *
  * @example
  * const chunks = await splitAtSilences('/data/work/ep.wav', { targetChunkSeconds: 30 });
@@ -82,7 +89,11 @@ export async function splitAtSilences(wavFile: string, opts: SplitOptions = {}):
   }
   // Silence that runs to the end of the file is reported without an end.
   if (openStart !== null) silences.push({ startSeconds: openStart, endSeconds: durationSeconds });
-  return planChunks(durationSeconds, silences, opts);
+  let hard = false;
+  const chunks = planChunks(durationSeconds, silences, { ...opts, quietest: () => ((hard = true), null) });
+  if (!hard) return chunks;
+  const profile = await loudnessProfile(input.path);
+  return planChunks(durationSeconds, silences, { ...opts, quietest: (from, to, near) => quietestMoment(profile, from, to, near) });
 }
 
 /**
@@ -113,7 +124,8 @@ export function planChunks(durationSeconds: number, silences: readonly Silence[]
       const cut = Math.min(Math.max(desired, from), to);
       if (best === null || Math.abs(cut - desired) < Math.abs(best - desired)) best = cut;
     }
-    const cut = roundMs(best ?? Math.min(desired, hi));
+    const hardCut = Math.min(desired, hi);
+    const cut = roundMs(best ?? opts.quietest?.(Math.max(lo, hardCut - 5), Math.min(hi, hardCut + 5), hardCut) ?? hardCut);
     chunks.push({ index: chunks.length, startSeconds: pos, endSeconds: cut });
     pos = cut;
   }
