@@ -8,7 +8,7 @@ const EVERY_MS = 3600_000;
 const FIRST_MS = 60_000;
 
 /**
- * Prunes finished tasks and delivered webhooks older than `retentionDays`
+ * Prunes finished tasks, delivered webhooks and finished mails older than `retentionDays`
  * until `signal` aborts. Several processes may run it at once: the deletes
  * are idempotent.
  */
@@ -20,7 +20,7 @@ export async function runQueueUpkeep(deps: { db: PrismaClient; log: Logger; rete
     wait = EVERY_MS;
     try {
       const pruned = await pruneFinished(deps.db, deps.retentionDays);
-      if (pruned.tasks + pruned.deliveries > 0) deps.log.info({ ...pruned, retentionDays: deps.retentionDays }, 'pruned finished queue rows');
+      if (pruned.tasks + pruned.deliveries + pruned.mails > 0) deps.log.info({ ...pruned, retentionDays: deps.retentionDays }, 'pruned finished queue rows');
     } catch (err) {
       if (!signal.aborted) deps.log.error({ err }, 'queue upkeep failed');
     }

@@ -28,6 +28,8 @@ describe('mail delivery over real SMTP', () => {
     const first = await smtp.next('ivy@example.com');
     const [row] = await rows(t, 'ivy@example.com');
     expect(first.messageId).toBe(`<${row!.id}@podtext.test>`);
+    // Sent by a machine: vacation replies must not answer it (RFC 3834).
+    expect(first.headers.get('auto-submitted')).toBe('auto-generated');
     // As when a sender's lease ran out after the server had taken the mail.
     await t.podtext.services.db.mail.update({ where: { id: row!.id }, data: { status: 'pending' } });
     await t.podtext.services.outbox.drain();
@@ -200,6 +202,7 @@ describe('mails written to the outbox directory (no SMTP_URL)', () => {
     const [file] = await readdir(dir);
     expect((await stat(path.join(dir, file!))).mode & 0o777).toBe(0o600);
     expect(await readFile(path.join(dir, file!), 'utf8')).toContain('ptk_example');
+    expect(await readFile(path.join(dir, file!), 'utf8')).toContain('Auto-Submitted: auto-generated');
     transport.close();
   });
 });

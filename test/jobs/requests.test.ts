@@ -107,6 +107,23 @@ describe('POST /requests input', () => {
     expect((await postRequest(t, a.key, { episodes: [episode] })).status).toBe(200);
     // A dry run sends no mail and is not refused.
     expect((await postRequest(t, a.key, { episodes: [episode], email: 'one-more@elsewhere.example', dry_run: true })).status).toBe(200);
+    // Episodes already transcribed make no job and mail no one: not refused.
+    const held = await addEpisode(t, { doc: sampleDoc() });
+    const library = await postRequest(t, a.key, { episodes: [{ guid: held.guid, url: 'https://x.example/a.mp3' }], email: 'one-more@elsewhere.example' });
+    expect(library.status).toBe(200);
+    expect(library.body.already_transcribed).toHaveLength(1);
+  });
+
+  it('requests sent at once cannot pass the bound on mail to other addresses together', async () => {
+    const a = await t.account({ credits: 5 });
+    const episode = item();
+    expect((await postRequest(t, a.key, { episodes: [episode] })).status).toBe(200);
+    for (let i = 0; i < OTHER_ADDRESS_JOBS_PER_DAY - 1; i++) {
+      expect((await postRequest(t, a.key, { episodes: [episode], email: `stranger-${i}@elsewhere.example` })).status).toBe(200);
+    }
+    const at = await Promise.all(Array.from({ length: 4 }, (_, i) => postRequest(t, a.key, { episodes: [episode], email: `racer-${i}@elsewhere.example` })));
+    expect(at.map((r) => r.status).sort()).toEqual([200, 429, 429, 429]);
+    expect(await t.podtext.services.db.job.count({ where: { accountId: a.accountId, NOT: { notifyEmail: a.email } } })).toBe(OTHER_ADDRESS_JOBS_PER_DAY);
   });
 
   it('insufficient credits: 402 with required and available, nothing charged, unlocked or queued', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneFinished } from '../../src/core/jobs/queue-upkeep.js';
 import { queueOrJoinTask } from '../../src/core/jobs/task-queue.js';
@@ -25,11 +26,28 @@ describe('queue upkeep', () => {
     await db.$executeRaw`UPDATE transcription_tasks SET status = 'failed', finished_at = now() - interval '29 days' WHERE id = ${recent.id}::uuid`;
     const live = (await newTask())!;
 
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0, mails: 0 });
     const left = (await db.transcriptionTask.findMany({ select: { id: true } })).map((r) => r.id);
     expect(left).not.toContain(old.id);
     expect(left).toEqual(expect.arrayContaining([recent.id, live.id]));
     // Twice is the same as once.
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0, mails: 0 });
+  });
+
+  it('prunes mails sent or given up before the retention, with the addresses they name; keeps recent and waiting ones', async () => {
+    const { db } = t.podtext.services;
+    const mail = async (status: string, days: number) => {
+      const id = randomUUID();
+      await db.$executeRaw`
+        INSERT INTO mails (id, to_address, subject, text, status, created_at)
+        VALUES (${id}::uuid, ${`${id}@elsewhere.example`}, 's', '', ${status}, now() - make_interval(days => ${days}))`;
+      return id;
+    };
+    const gone = [await mail('sent', 31), await mail('failed', 31)];
+    const kept = [await mail('sent', 29), await mail('pending', 31), await mail('sending', 31)];
+    expect((await pruneFinished(db, 30)).mails).toBe(2);
+    const left = (await db.mail.findMany({ select: { id: true } })).map((r) => r.id);
+    expect(left).toEqual(expect.arrayContaining(kept));
+    for (const id of gone) expect(left).not.toContain(id);
   });
 });

@@ -143,6 +143,23 @@ describe('test inboxes', () => {
     expect(deliveries).toHaveLength(1);
   });
 
+  it('an account keeps its newest 10 inboxes: making an 11th deletes the oldest with what it received', async () => {
+    const a = await t.account();
+    const made: Inbox[] = [];
+    for (let i = 0; i < 11; i++) {
+      made.push(await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key })));
+      clock.advance(1000);
+    }
+    expect((await send(`/hooks/inbox/${made[0]!.id}`, '{}')).status).toBe(404);
+    expect((await t.api('GET', `/webhooks/inbox/${made[0]!.id}`, { key: a.key })).status).toBe(404);
+    for (const inbox of made.slice(1)) expect((await send(`/hooks/inbox/${inbox.id}`, '{}')).status).toBe(200);
+    expect(await t.podtext.services.db.webhookInbox.count({ where: { accountId: a.accountId } })).toBe(10);
+    // Made at the same instant, the newest is still the one kept.
+    const same = await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key }));
+    expect((await send(`/hooks/inbox/${same.id}`, '{}')).status).toBe(200);
+    expect(await t.podtext.services.db.webhookInbox.count({ where: { accountId: a.accountId } })).toBe(10);
+  });
+
   it('expires after 24 hours: reading and sending both get 404', async () => {
     const a = await t.account();
     const inbox = await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key }));

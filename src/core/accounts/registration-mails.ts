@@ -1,4 +1,5 @@
 import type { OutgoingMail } from '../../infra/mail/mail-transport.js';
+import type { QueuedMail } from '../mail/mail-outbox.js';
 import type { Links } from '../links.js';
 
 export function confirmMail(email: string, token: string, links: Links): OutgoingMail {
@@ -28,9 +29,10 @@ export function confirmMail(email: string, token: string, links: Links): Outgoin
 export const CURRENT_KEY = '{{podtext:current-api-key}}';
 
 /** The mail to an address that already has an account: its key, filled in at sending (see `fillCurrentKey`). */
-export function existingKeyMail(email: string, links: Links): OutgoingMail {
+export function existingKeyMail(email: string, links: Links): QueuedMail {
   return {
     to: email,
+    fillsKey: true,
     subject: 'Your Podtext API key',
     text: [
       'Someone (hopefully you) asked to register this address with Podtext.',

@@ -172,8 +172,10 @@ export function createRequester(deps: RequesterDeps) {
       tasks.set(q.episode.transcriptId, task.id);
       joinedRunning ||= task.running;
     }
-    const [account] = await tx.$queryRaw<{ credits: number }[]>`SELECT credits FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+    const [account] = await tx.$queryRaw<{ credits: number; email: string }[]>`SELECT credits, email FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
     if (!account) throw new DomainError('not_found', 'No such account');
+    // Only a job mails; counted under the account's lock, so requests at once cannot pass the bound together.
+    if (transcribe.length > 0) await checkOtherAddressQuota(tx, accountId, account.email, notify, clock.now());
     // The account's lock orders this key's requests: one for the same episode that committed since
     // the plan was made has paid for it (or its standard part), so this one is planned again and pays less.
     const charging = transcribe.filter((q) => q.charged > 0);
@@ -236,7 +238,6 @@ export function createRequester(deps: RequesterDeps) {
     const account = await db.account.findUnique({ where: { id: actor.accountId }, select: { email: true, credits: true } });
     if (!account) throw new DomainError('not_found', 'No such account');
     const notify = input.email ?? account.email;
-    if (!input.dryRun) await checkOtherAddressQuota(db, actor.accountId, account.email, notify, clock.now());
     for (let round = 1; ; round++) {
       const p = await plan(actor.accountId, input);
       const library = p.quotes.filter((q) => q.kind === 'library');

@@ -6,6 +6,7 @@ const BATCH = 1000;
 export interface Pruned {
   tasks: number;
   deliveries: number;
+  mails: number;
 }
 
 /**
@@ -15,10 +16,12 @@ export interface Pruned {
  * their link to the finished task is cleared first. Queued episodes never
  * point at a finished task, so nothing a job still waits on is touched.
  * Failed deliveries are kept: their log is what a developer reads to fix
- * their endpoint. Deleted shows' ids go after the same time.
+ * their endpoint. Mails sent or given up go too: their bodies are emptied
+ * then, but each row still names its recipient, often a stranger's address.
+ * Deleted shows' ids go after the same time.
  */
 export async function pruneFinished(db: Tx, retentionDays: number): Promise<Pruned> {
-  const pruned: Pruned = { tasks: 0, deliveries: 0 };
+  const pruned: Pruned = { tasks: 0, deliveries: 0, mails: 0 };
   for (;;) {
     const old = await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM transcription_tasks
@@ -38,6 +41,16 @@ export async function pruneFinished(db: Tx, retentionDays: number): Promise<Prun
         WHERE status = 'delivered' AND finished_at < now() - make_interval(days => ${retentionDays})
         LIMIT ${BATCH})`;
     pruned.deliveries += n;
+    if (n < BATCH) break;
+  }
+  for (;;) {
+    // A mail is sent or given up within about a day of being queued.
+    const n = await db.$executeRaw`
+      DELETE FROM mails WHERE id IN (
+        SELECT id FROM mails
+        WHERE status IN ('sent', 'failed') AND created_at < now() - make_interval(days => ${retentionDays})
+        LIMIT ${BATCH})`;
+    pruned.mails += n;
     if (n < BATCH) break;
   }
   // Deleted shows' ids only tell running search indexes to drop them, within seconds.

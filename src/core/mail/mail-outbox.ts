@@ -16,6 +16,15 @@ const MAX_ATTEMPTS = 24;
 /** Longest wait between attempts, in seconds. */
 const MAX_BACKOFF_SECONDS = 3600;
 
+/** A mail to queue. */
+export interface QueuedMail extends OutgoingMail {
+  /**
+   * The body holds a place for the account's key, put in by `fill` at sending.
+   * Default: false, and then nothing in the body is replaced.
+   */
+  fillsKey?: boolean;
+}
+
 /** A body sealed by `enqueue`; rows queued before bodies were sealed hold plain text. */
 const SEALED = /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/;
 
@@ -30,7 +39,7 @@ export function createMailOutbox(deps: {
   transport: MailTransport;
   log: Logger;
   box: SecretBox;
-  /** Puts in, at sending, what a body holds a place for (an account's key in force). */
+  /** Puts in, at sending, what the body of a mail queued with `fillsKey` holds a place for (an account's key in force). */
   fill?(to: string, text: string): Promise<string>;
 }) {
   const { db, transport, log, box } = deps;
@@ -45,7 +54,7 @@ export function createMailOutbox(deps: {
   };
   let wake: (() => void) | null = null;
 
-  type Claimed = { id: string; to_address: string; subject: string; text: string; html: string | null; attempt: number };
+  type Claimed = { id: string; to_address: string; subject: string; text: string; html: string | null; fills_key: boolean; attempt: number };
 
   async function claim(): Promise<Claimed | undefined> {
     const rows = await db.$queryRaw<Claimed[]>`
@@ -54,15 +63,17 @@ export function createMailOutbox(deps: {
         SELECT id FROM mails
         WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, to_address, subject, text, html, attempt`;
+      RETURNING id, to_address, subject, text, html, fills_key, attempt`;
     return rows[0];
   }
 
   /** Sends one claimed mail; the attempt number fences a writer whose lease ran out. */
   async function deliver(m: Claimed): Promise<boolean> {
     try {
-      const text = await fill(m.to_address, open(m.text));
-      const html = m.html === null ? null : await fill(m.to_address, open(m.html));
+      // Only a mail made to carry the key is filled: others hold text chosen by someone else (a title).
+      const filled = (body: string) => (m.fills_key ? fill(m.to_address, body) : body);
+      const text = await filled(open(m.text));
+      const html = m.html === null ? null : await filled(open(m.html));
       await transport.send({ id: m.id, to: m.to_address, subject: m.subject, text, html });
       await db.$executeRaw`UPDATE mails SET status = 'sent', sent_at = now(), lease_until = NULL, text = '', html = NULL WHERE id = ${m.id}::uuid AND attempt = ${m.attempt}`;
       return true;
@@ -89,8 +100,10 @@ export function createMailOutbox(deps: {
 
   return {
     /** Queues a mail inside the caller's transaction. */
-    async enqueue(tx: Tx, mail: OutgoingMail): Promise<void> {
-      await tx.mail.create({ data: { id: randomUUID(), to: mail.to, subject: mail.subject, text: box.seal(mail.text), html: mail.html ? box.seal(mail.html) : null } });
+    async enqueue(tx: Tx, mail: QueuedMail): Promise<void> {
+      await tx.mail.create({
+        data: { id: randomUUID(), to: mail.to, subject: mail.subject, text: box.seal(mail.text), html: mail.html ? box.seal(mail.html) : null, fillsKey: mail.fillsKey ?? false },
+      });
     },
 
     /** Tells an idle sender there is work (call after the transaction commits). */

@@ -11,6 +11,12 @@ import { INBOX_PATH, isUuid } from './webhook-url.js';
 export const INBOX_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Deliveries kept per inbox; older ones are dropped. Default: 100. */
 export const INBOX_MAX_DELIVERIES = 100;
+/**
+ * Inboxes one account keeps; making another deletes its oldest. Default: 10.
+ * Each may hold 100 bodies of 256 KB (25 MB), and making one costs no credit:
+ * without a bound, one key could fill the database.
+ */
+export const INBOX_MAX_PER_ACCOUNT = 10;
 /** Largest body an inbox accepts, in bytes; bigger ones get 413. Default: 256 KB. */
 export const INBOX_MAX_BODY_BYTES = 256 * 1024;
 
@@ -44,12 +50,20 @@ export function createTestInboxes(deps: { db: PrismaClient; clock: Clock; links:
   return {
     inboxUrl,
 
-    /** A new inbox, valid 24 hours. */
+    /** A new inbox, valid 24 hours; the account's oldest beyond {@link INBOX_MAX_PER_ACCOUNT} are deleted. */
     async create(actor: Actor): Promise<InboxCreated> {
       const id = randomUUID();
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + INBOX_LIFETIME_MS);
-      await db.webhookInbox.create({ data: { id, accountId: actor.accountId, createdAt: now, expiresAt } });
+      await inTransaction(db, async (tx) => {
+        // One account's creations in turn, so concurrent ones cannot keep more than the bound.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook-inboxes:${actor.accountId}`}))`;
+        await tx.webhookInbox.create({ data: { id, accountId: actor.accountId, createdAt: now, expiresAt } });
+        await tx.$executeRaw`
+          DELETE FROM webhook_inboxes WHERE account_id = ${actor.accountId}::uuid AND id <> ${id}::uuid AND id NOT IN (
+            SELECT id FROM webhook_inboxes WHERE account_id = ${actor.accountId}::uuid AND id <> ${id}::uuid
+            ORDER BY created_at DESC, id DESC LIMIT ${INBOX_MAX_PER_ACCOUNT - 1})`;
+      });
       return { id, url: inboxUrl(id), deliveriesUrl: `${links.api}/webhooks/inbox/${id}`, expiresAt };
     },
 

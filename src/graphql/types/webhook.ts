@@ -83,7 +83,7 @@ builder.mutationFields((t) => ({
   }),
   createWebhookInbox: t.field({ ...operation('createWebhookInbox'),
     type: InboxRef,
-    description: 'A hosted test receiver, valid for 24 hours.',
+    description: 'A hosted test receiver, valid for 24 hours. A key keeps its newest 10: making another deletes the oldest.',
     resolve: (_r, _a, ctx) => ctx.services.webhooks.createInbox(requireActor(ctx)),
   }),
 }));

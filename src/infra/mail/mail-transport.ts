@@ -45,6 +45,12 @@ function refusesThisMail(err: unknown): boolean {
   return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && typeof command === 'string' && /^(RCPT|DATA)\b/i.test(command);
 }
 
+/**
+ * Every Podtext mail is sent by a machine: RFC 3834 asks vacation replies and
+ * other auto-responders not to answer it, so they do not bounce off MAIL_FROM.
+ */
+const AUTOMATED = { 'Auto-Submitted': 'auto-generated' };
+
 function messageId(id: string | undefined, from: string): string | undefined {
   if (!id) return undefined;
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'podtext.invalid';
@@ -65,7 +71,7 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
         // that accepts the mail later would otherwise get it twice (this attempt and the retry).
         const signal = AbortSignal.timeout(t.total);
         try {
-          await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from), signal } as Parameters<typeof transporter.sendMail>[0]);
+          await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from), headers: AUTOMATED, signal } as Parameters<typeof transporter.sendMail>[0]);
         } catch (err) {
           if (signal.aborted) throw new Error(`the SMTP server took over ${t.total} ms`);
           if (refusesThisMail(err)) throw new PermanentMailError((err as Error).message);
@@ -78,7 +84,7 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; o
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from) });
+      const info = await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? undefined, messageId: messageId(mail.id, options.from), headers: AUTOMATED });
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       const file = path.join(options.outboxDir, name);

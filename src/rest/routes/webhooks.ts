@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { INBOX_MAX_BODY_BYTES, INBOX_MAX_DELIVERIES, type InboxDelivery } from '../../core/webhooks/test-inbox.js';
+import { INBOX_MAX_BODY_BYTES, INBOX_MAX_DELIVERIES, INBOX_MAX_PER_ACCOUNT, type InboxDelivery } from '../../core/webhooks/test-inbox.js';
 import type { RestEnv } from '../env.js';
 import { errorBody } from '../error-response.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
@@ -102,7 +102,7 @@ const rotateSecretRoute = createRoute({
 const createInboxRoute = createRoute({
   method: 'post', path: '/webhooks/inbox', operationId: 'createWebhookInbox', tags: ['Webhooks'],
   summary: 'A hosted test receiver, valid for 24 hours',
-  description: `Use its \`url\` as a \`webhook_url\`, or send to it with any HTTP client. It keeps the newest ${INBOX_MAX_DELIVERIES} requests; a body over 256 KB gets 413.`,
+  description: `Use its \`url\` as a \`webhook_url\`, or send to it with any HTTP client. It keeps the newest ${INBOX_MAX_DELIVERIES} requests; a body over 256 KB gets 413. A key keeps its newest ${INBOX_MAX_PER_ACCOUNT} inboxes: making another deletes the oldest.`,
   security: keyed,
   responses: { 200: ok(inboxShape.zod, 'The inbox'), ...errors(keyedErrors) },
 });
