@@ -1,4 +1,5 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 
 /**
  * Creates `dir` (and its parents) reachable by this process's user only, and
@@ -10,6 +11,8 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
  * @example await ensurePrivateDir('/var/lib/podtext/pglite')
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
+  // The parent first, as it is: a parent that is a file fails here as itself (EEXIST), not as its child (ENOTDIR).
+  await mkdir(path.dirname(dir), { recursive: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const { mode, uid } = await stat(dir);
   // Another user's directory is theirs to set; chmod would fail anyway.
