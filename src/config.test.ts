@@ -82,6 +82,14 @@ describe('config', () => {
     expect(c.dataDir).toBe(loadConfig({}).dataDir);
   });
 
+  it('refuses numbers not written in decimal, naming the variable (PORT=1e4 would listen on 10000)', () => {
+    for (const [name, value] of [['PORT', '1e4'], ['PORT', '0x4d30'], ['SHUTDOWN_DELAY_SECONDS', '1e2'], ['AUDIO_CHECK_INTERVAL', '0x10'], ['WORKERS', '4 '.repeat(2)], ['SHUTDOWN_GRACE_SECONDS', '25s'], ['PORT', 'Infinity']]) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: must be a decimal number`));
+    }
+    expect(loadConfig({ PORT: ' 19701 ', SHUTDOWN_DELAY_SECONDS: '0.5', WORKERS: '2' })).toMatchObject({ port: 19701, shutdownDelaySeconds: 0.5, workers: 2 });
+    expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT: Too small/);
+  });
+
   it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {
     expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
     expect(loadConfig({ METRICS_TOKEN: ' s3cret ' }).metricsToken).toBe('s3cret');

@@ -12,12 +12,19 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 /**
- * A number variable; empty or blank counts as unset, as for every other
- * variable (z.coerce alone reads "" as 0: `PORT=` would take a random port,
- * `WORKERS=` would run none).
+ * A number variable, written in decimal (`25`, `0.5`); empty or blank counts
+ * as unset, as for every other variable (z.coerce alone reads "" as 0:
+ * `PORT=` would take a random port, `WORKERS=` would run none, and it takes
+ * `1e4` and `0x50` too: `PORT=1e4` would listen on 10000).
  */
 const numberVar = <T extends z.ZodType>(schema: (n: z.ZodCoercedNumber<unknown>) => T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema(z.coerce.number()));
+  z.preprocess((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    if (v.trim() === '') return undefined;
+    if (/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return v;
+    ctx.addIssue({ code: 'custom', message: 'must be a decimal number, like 25 (no units, exponents or hex)' });
+    return z.NEVER;
+  }, schema(z.coerce.number()));
 
 const hostPortList = optionalString.transform((v, ctx) => {
   if (!v) return [] as string[];
