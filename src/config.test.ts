@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, withBoundPort } from './config.js';
 
@@ -80,6 +81,8 @@ describe('config', () => {
     expect(c).toMatchObject({ role: 'all', host: '127.0.0.1', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>', siteUrl: 'http://localhost:8080', fastLane: null });
     expect(c.standardLane.engine).toBe('sphinx');
     expect(c.dataDir).toBe(loadConfig({}).dataDir);
+    expect(loadConfig({ DATA_DIR: '   ' }).dataDir).toBe(path.resolve('data'));
+    expect(loadConfig({ DATA_DIR: ' /srv/podtext ' }).dataDir).toBe('/srv/podtext');
   });
 
   it('refuses numbers not written in decimal, naming the variable (PORT=1e4 would listen on 10000)', () => {

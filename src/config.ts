@@ -71,7 +71,8 @@ const envSchema = z.object({
   SITE_URL: urlString(['http:', 'https:']).refine((v) => v === undefined || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(v.trim()), {
     message: 'must be the address of a host root, like https://podtext.example (no path, query or fragment): Podtext serves its pages and /api/v1 from /',
   }),
-  DATA_DIR: z.string().min(1).default('./data'),
+  // Blank is unset, as everywhere: `DATA_DIR=' '` made a directory named by a space beside ./data.
+  DATA_DIR: optionalString.transform((v) => v ?? './data'),
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
   SMTP_URL: urlString(['smtp:', 'smtps:']),
   // An address, bare or after a name (`Podtext <hello@example.com>`): without one, mail goes out with no sender.
