@@ -28,6 +28,7 @@ describe('config', () => {
     [{ OUTBOUND_ALLOW: '127.0.0.1:99999' }, 'OUTBOUND_ALLOW'],
     [{ OUTBOUND_ALLOW: '127.0.0.1:0' }, 'OUTBOUND_ALLOW'],
     [{ HOST: 'not a host' }, 'HOST'],
+    [{ HOST: '[::1' }, 'HOST'],
     [{ WEBHOOK_RETRY_SCHEDULE: '60,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '60,1e13' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '9999999999999' }, 'WEBHOOK_RETRY_SCHEDULE'],
@@ -91,6 +92,12 @@ describe('config', () => {
     }
     expect(loadConfig({ PORT: ' 19701 ', SHUTDOWN_DELAY_SECONDS: '0.5', WORKERS: '2' })).toMatchObject({ port: 19701, shutdownDelaySeconds: 0.5, workers: 2 });
     expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT: Too small/);
+  });
+
+  it('listens on an IPv6 address written as in a URL, [::1], as on ::1', () => {
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
   });
 
   it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {

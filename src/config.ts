@@ -66,7 +66,12 @@ const urlString = (schemes: string[]) =>
 
 const envSchema = z.object({
   PORT: numberVar((n) => n.int().min(0).max(65535).default(8080)),
-  HOST: z.string().regex(/^(\[?[0-9a-fA-F:.]+\]?|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name').default('127.0.0.1'),
+  // `[::1]`, as written in a URL, is the address ::1: listen() takes it bare (bracketed, it looks the name up and fails).
+  HOST: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name')
+    .transform((v) => v.replace(/^\[(.*)\]$/, '$1'))
+    .default('127.0.0.1'),
   // Podtext answers at the root of its host: links under a path (mail, openapi servers) would all be 404.
   SITE_URL: urlString(['http:', 'https:']).refine((v) => v === undefined || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(v.trim()), {
     message: 'must be the address of a host root, like https://podtext.example (no path, query or fragment): Podtext serves its pages and /api/v1 from /',
