@@ -133,6 +133,14 @@ describe('config', () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'podtext' });
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'podtext-eu', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).tracing?.serviceName).toBe('podtext-eu');
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+
+  it('traces with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT alone, and refuses the exporter variables it would ignore', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({ endpoint: 'http://collector:4318/v1/traces', serviceName: 'podtext' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret, x-tenant = eu', OTEL_BSP_SCHEDULE_DELAY: '100' }).tracing?.endpoint).toBe('http://c:4318');
+    for (const [name, value] of [['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'], ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key'], ['OTEL_EXPORTER_OTLP_HEADERS', '=x'], ['OTEL_BSP_SCHEDULE_DELAY', 'abc'], ['OTEL_BSP_SCHEDULE_DELAY', '-5'], ['OTEL_BSP_SCHEDULE_DELAY', '5s']]) {
+      expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+    }
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL: only http\/json/);
   });
 

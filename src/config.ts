@@ -136,6 +136,12 @@ const envSchema = z.object({
   // The exporter speaks OTLP/HTTP with JSON bodies; another protocol would be silently ignored.
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/json'], { message: 'only http/json is supported (OTLP over HTTP with JSON bodies)' }).optional(),
   OTEL_SERVICE_NAME: optionalString,
+  // Read by the exporter itself, which ignores a bad value with no word: checked here so that it stops the start instead.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlString(['http:', 'https:']),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString.refine((v) => v === undefined || v.split(',').every((h) => /^\s*[^\s=,]+\s*=\s*\S.*$/.test(h)), {
+    message: 'must be a comma list of name=value, like api-key=secret',
+  }),
+  OTEL_BSP_SCHEDULE_DELAY: numberVar((n) => n.int().min(0).max(3_600_000).optional()),
 });
 
 export type EngineName = z.infer<typeof engineName>;
@@ -227,7 +233,7 @@ export interface Config {
   shutdownDelaySeconds: number;
   /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
   queueRetentionDays: number;
-  /** OpenTelemetry tracing; unset (no `OTEL_EXPORTER_OTLP_ENDPOINT`): off. */
+  /** OpenTelemetry tracing; unset (neither `OTEL_EXPORTER_OTLP_ENDPOINT` nor `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): off. */
   tracing?: { endpoint: string; serviceName: string };
 }
 
@@ -287,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const tracingEndpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (e.AI_URL && !e.AI_MODEL) throw new ConfigError('Invalid configuration:\n  AI_MODEL: required when AI_URL is set');
   if ((e.PODCASTINDEX_API_KEY === undefined) !== (e.PODCASTINDEX_API_SECRET === undefined)) {
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
@@ -341,7 +348,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     queueRetentionDays: e.QUEUE_RETENTION_DAYS,
-    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
+    // Either endpoint turns tracing on: OpenTelemetry sends to the traces one alone as well.
+    tracing: tracingEndpoint ? { endpoint: tracingEndpoint, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
   };
 }
 
