@@ -77,6 +77,8 @@ describe('command arguments', () => {
       [['grant-credits', a.email, '-5'], 'grant-credits: unknown option -5'],
       [['show-account', a.email, a.email], `show-account: unexpected argument "${a.email}"`],
       [['set-plan', a.email, 'pro', 'now'], 'set-plan: unexpected argument "now"'],
+      [['set-plan', a.email, 'gold'], 'set-plan: <plan>: must be one of free, plus, pro, business, not "gold"'],
+      [['set-plan', a.email, 'Pro'], 'set-plan: <plan>: must be one of free, plus, pro, business, not "Pro"'],
       [['migrate', 'now'], 'migrate: unexpected argument "now"'],
       [['backup', 'a.tar.gz', 'b.tar.gz'], 'backup: unexpected argument "b.tar.gz"'],
       [['restore'], 'restore: <file> is missing'],
