@@ -18,6 +18,8 @@ export interface CommandSpec {
   ids?: readonly string[];
   /** Arguments that take one of a few words (a plan name). */
   choices?: Record<string, readonly string[]>;
+  /** Arguments checked by the core's own rule (a feed URL), which throws what is wrong, naming the field. */
+  checks?: Record<string, (value: string) => unknown>;
 }
 
 /** A command line read by its spec. */
@@ -71,6 +73,13 @@ function parse(spec: CommandSpec, argv: string[]): Omit<ReadCommand, 'name'> {
   const args = Object.fromEntries(spec.args.map((key, i) => [key, positionals[i]!]));
   for (const [key, words] of Object.entries(spec.choices ?? {})) {
     if (!words.includes(args[key]!)) throw new UsageError(`<${key}>: must be one of ${words.join(', ')}, not "${args[key]}"`);
+  }
+  for (const [key, check] of Object.entries(spec.checks ?? {})) {
+    try {
+      check(args[key]!);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
   const counts: Record<string, number | undefined> = {};
   for (const [key, { max }] of Object.entries(spec.counts ?? {})) {

@@ -83,6 +83,8 @@ describe('command arguments', () => {
       [['backup', 'a.tar.gz', 'b.tar.gz'], 'backup: unexpected argument "b.tar.gz"'],
       [['restore'], 'restore: <file> is missing'],
       [['add-feed', 'https://example.com/feed.xml', 'extra'], 'add-feed: unexpected argument "extra"'],
+      [['add-feed', 'example.com/feed.xml'], 'add-feed: url: not a URL'],
+      [['add-feed', 'ftp://example.com/feed.xml'], 'add-feed: url: only http and https feeds can be added'],
       [['import', 'charts', 'a.json', 'b.json'], 'import charts: unexpected argument "b.json"'],
       [['import', 'podcastindex', 'feeds.csv', '--batch', '0x10'], 'import podcastindex: --batch: must be a whole number from 1'],
       [['refresh-feeds', '--limit', '1e3'], 'refresh-feeds: --limit: must be a whole number from 1'],
