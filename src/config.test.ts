@@ -100,6 +100,13 @@ describe('config', () => {
     expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
   });
 
+  it('refuses a SHUTDOWN_DELAY_SECONDS that the grace period would cut short', () => {
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '30' })).toThrow(/SHUTDOWN_DELAY_SECONDS: 30 leaves no time within SHUTDOWN_GRACE_SECONDS \(25\)/);
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '5', SHUTDOWN_GRACE_SECONDS: '6' })).toThrow(/raise SHUTDOWN_GRACE_SECONDS above 6/);
+    expect(loadConfig({ SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '40' })).toMatchObject({ shutdownDelaySeconds: 30, shutdownGraceSeconds: 40 });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '1' }).shutdownGraceSeconds).toBe(1);
+  });
+
   it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {
     expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
     expect(loadConfig({ METRICS_TOKEN: ' s3cret ' }).metricsToken).toBe('s3cret');

@@ -295,6 +295,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const tracingEndpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (e.AI_URL && !e.AI_MODEL) throw new ConfigError('Invalid configuration:\n  AI_MODEL: required when AI_URL is set');
+  // The delay is part of the grace period, as is a second for closing the database: a longer one closed the listener only when the shutdown was cut short.
+  if (e.SHUTDOWN_DELAY_SECONDS > 0 && e.SHUTDOWN_DELAY_SECONDS + 1 >= e.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SHUTDOWN_DELAY_SECONDS: ${e.SHUTDOWN_DELAY_SECONDS} leaves no time within SHUTDOWN_GRACE_SECONDS (${e.SHUTDOWN_GRACE_SECONDS}) for requests in flight and closing the database; raise SHUTDOWN_GRACE_SECONDS above ${e.SHUTDOWN_DELAY_SECONDS + 1}`,
+    );
+  }
   if ((e.PODCASTINDEX_API_KEY === undefined) !== (e.PODCASTINDEX_API_SECRET === undefined)) {
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
   }
