@@ -100,16 +100,31 @@ export interface Listener {
 }
 
 /**
+ * The health probes while the database is opened and migrated: the process is
+ * alive and not ready. Held until `serve` like other requests, a liveness probe
+ * timed out through a long migration and the orchestrator restarted the
+ * process, which began the migration again.
+ */
+function answerProbeWhileStarting(req: IncomingMessage, res: ServerResponse): boolean {
+  const probe = req.method === 'GET' || req.method === 'HEAD' ? req.url?.split('?')[0] : undefined;
+  const answer = probe === '/livez' ? { code: 200, body: { status: 'ok' } } : probe === '/readyz' ? { code: 503, body: { status: 'unavailable', problems: ['starting: opening and migrating the database'] } } : undefined;
+  if (!answer) return false;
+  res.writeHead(answer.code, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(answer.body));
+  return true;
+}
+
+/**
  * Binds PORT on HOST. `main` does it before anything is built: with `PORT=0`
  * the kernel picks the port, and the default site URL (links in mails,
- * `poll_url`) must name it. Requests that arrive before `serve` wait for it.
+ * `poll_url`) must name it. Requests that arrive before `serve` wait for it,
+ * but `/livez` and `/readyz`, which answer at once (alive, not ready).
  */
 export async function bindListener(config: Pick<Config, 'port' | 'host'>): Promise<Listener> {
   let handler: RequestListener | null = null;
   const waiting: [IncomingMessage, ServerResponse][] = [];
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     if (handler) handler(req, res);
-    else waiting.push([req, res]);
+    else if (!answerProbeWhileStarting(req, res)) waiting.push([req, res]);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, withBoundPort } from './config.js';
 
@@ -27,6 +28,7 @@ describe('config', () => {
     [{ OUTBOUND_ALLOW: '127.0.0.1:99999' }, 'OUTBOUND_ALLOW'],
     [{ OUTBOUND_ALLOW: '127.0.0.1:0' }, 'OUTBOUND_ALLOW'],
     [{ HOST: 'not a host' }, 'HOST'],
+    [{ HOST: '[::1' }, 'HOST'],
     [{ WEBHOOK_RETRY_SCHEDULE: '60,-1' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '60,1e13' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '9999999999999' }, 'WEBHOOK_RETRY_SCHEDULE'],
@@ -80,6 +82,29 @@ describe('config', () => {
     expect(c).toMatchObject({ role: 'all', host: '127.0.0.1', logLevel: 'info', mailFrom: 'Podtext <no-reply@localhost>', siteUrl: 'http://localhost:8080', fastLane: null });
     expect(c.standardLane.engine).toBe('sphinx');
     expect(c.dataDir).toBe(loadConfig({}).dataDir);
+    expect(loadConfig({ DATA_DIR: '   ' }).dataDir).toBe(path.resolve('data'));
+    expect(loadConfig({ DATA_DIR: ' /srv/podtext ' }).dataDir).toBe('/srv/podtext');
+  });
+
+  it('refuses numbers not written in decimal, naming the variable (PORT=1e4 would listen on 10000)', () => {
+    for (const [name, value] of [['PORT', '1e4'], ['PORT', '0x4d30'], ['SHUTDOWN_DELAY_SECONDS', '1e2'], ['AUDIO_CHECK_INTERVAL', '0x10'], ['WORKERS', '4 '.repeat(2)], ['SHUTDOWN_GRACE_SECONDS', '25s'], ['PORT', 'Infinity']]) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: must be a decimal number`));
+    }
+    expect(loadConfig({ PORT: ' 19701 ', SHUTDOWN_DELAY_SECONDS: '0.5', WORKERS: '2' })).toMatchObject({ port: 19701, shutdownDelaySeconds: 0.5, workers: 2 });
+    expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT: Too small/);
+  });
+
+  it('listens on an IPv6 address written as in a URL, [::1], as on ::1', () => {
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
+  });
+
+  it('refuses a SHUTDOWN_DELAY_SECONDS that the grace period would cut short', () => {
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '30' })).toThrow(/SHUTDOWN_DELAY_SECONDS: 30 leaves no time within SHUTDOWN_GRACE_SECONDS \(25\)/);
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '5', SHUTDOWN_GRACE_SECONDS: '6' })).toThrow(/raise SHUTDOWN_GRACE_SECONDS above 6/);
+    expect(loadConfig({ SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '40' })).toMatchObject({ shutdownDelaySeconds: 30, shutdownGraceSeconds: 40 });
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '1' }).shutdownGraceSeconds).toBe(1);
   });
 
   it('an empty METRICS_TOKEN is unset; one with spaces around it is trimmed', () => {
@@ -115,6 +140,14 @@ describe('config', () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'podtext' });
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'podtext-eu', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).tracing?.serviceName).toBe('podtext-eu');
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+
+  it('traces with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT alone, and refuses the exporter variables it would ignore', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({ endpoint: 'http://collector:4318/v1/traces', serviceName: 'podtext' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s3cret, x-tenant = eu', OTEL_BSP_SCHEDULE_DELAY: '100' }).tracing?.endpoint).toBe('http://c:4318');
+    for (const [name, value] of [['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'ftp://collector/v1/traces'], ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key'], ['OTEL_EXPORTER_OTLP_HEADERS', '=x'], ['OTEL_BSP_SCHEDULE_DELAY', 'abc'], ['OTEL_BSP_SCHEDULE_DELAY', '-5'], ['OTEL_BSP_SCHEDULE_DELAY', '5s']]) {
+      expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+    }
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL: only http\/json/);
   });
 

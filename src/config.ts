@@ -12,12 +12,19 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 /**
- * A number variable; empty or blank counts as unset, as for every other
- * variable (z.coerce alone reads "" as 0: `PORT=` would take a random port,
- * `WORKERS=` would run none).
+ * A number variable, written in decimal (`25`, `0.5`); empty or blank counts
+ * as unset, as for every other variable (z.coerce alone reads "" as 0:
+ * `PORT=` would take a random port, `WORKERS=` would run none, and it takes
+ * `1e4` and `0x50` too: `PORT=1e4` would listen on 10000).
  */
 const numberVar = <T extends z.ZodType>(schema: (n: z.ZodCoercedNumber<unknown>) => T) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema(z.coerce.number()));
+  z.preprocess((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    if (v.trim() === '') return undefined;
+    if (/^\s*-?\d+(\.\d+)?\s*$/.test(v)) return v;
+    ctx.addIssue({ code: 'custom', message: 'must be a decimal number, like 25 (no units, exponents or hex)' });
+    return z.NEVER;
+  }, schema(z.coerce.number()));
 
 const hostPortList = optionalString.transform((v, ctx) => {
   if (!v) return [] as string[];
@@ -59,12 +66,18 @@ const urlString = (schemes: string[]) =>
 
 const envSchema = z.object({
   PORT: numberVar((n) => n.int().min(0).max(65535).default(8080)),
-  HOST: z.string().regex(/^(\[?[0-9a-fA-F:.]+\]?|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name').default('127.0.0.1'),
+  // `[::1]`, as written in a URL, is the address ::1: listen() takes it bare (bracketed, it looks the name up and fails).
+  HOST: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9.-]+)$/, 'must be an IP address or a host name')
+    .transform((v) => v.replace(/^\[(.*)\]$/, '$1'))
+    .default('127.0.0.1'),
   // Podtext answers at the root of its host: links under a path (mail, openapi servers) would all be 404.
   SITE_URL: urlString(['http:', 'https:']).refine((v) => v === undefined || /^[a-z]+:\/\/[^/?#]+\/?$/i.test(v.trim()), {
     message: 'must be the address of a host root, like https://podtext.example (no path, query or fragment): Podtext serves its pages and /api/v1 from /',
   }),
-  DATA_DIR: z.string().min(1).default('./data'),
+  // Blank is unset, as everywhere: `DATA_DIR=' '` made a directory named by a space beside ./data.
+  DATA_DIR: optionalString.transform((v) => v ?? './data'),
   DATABASE_URL: urlString(['postgres:', 'postgresql:']),
   SMTP_URL: urlString(['smtp:', 'smtps:']),
   // An address, bare or after a name (`Podtext <hello@example.com>`): without one, mail goes out with no sender.
@@ -123,6 +136,12 @@ const envSchema = z.object({
   // The exporter speaks OTLP/HTTP with JSON bodies; another protocol would be silently ignored.
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/json'], { message: 'only http/json is supported (OTLP over HTTP with JSON bodies)' }).optional(),
   OTEL_SERVICE_NAME: optionalString,
+  // Read by the exporter itself, which ignores a bad value with no word: checked here so that it stops the start instead.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: urlString(['http:', 'https:']),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString.refine((v) => v === undefined || v.split(',').every((h) => /^\s*[^\s=,]+\s*=\s*\S.*$/.test(h)), {
+    message: 'must be a comma list of name=value, like api-key=secret',
+  }),
+  OTEL_BSP_SCHEDULE_DELAY: numberVar((n) => n.int().min(0).max(3_600_000).optional()),
 });
 
 export type EngineName = z.infer<typeof engineName>;
@@ -214,7 +233,7 @@ export interface Config {
   shutdownDelaySeconds: number;
   /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
   queueRetentionDays: number;
-  /** OpenTelemetry tracing; unset (no `OTEL_EXPORTER_OTLP_ENDPOINT`): off. */
+  /** OpenTelemetry tracing; unset (neither `OTEL_EXPORTER_OTLP_ENDPOINT` nor `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): off. */
   tracing?: { endpoint: string; serviceName: string };
 }
 
@@ -274,7 +293,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const tracingEndpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (e.AI_URL && !e.AI_MODEL) throw new ConfigError('Invalid configuration:\n  AI_MODEL: required when AI_URL is set');
+  // The delay is part of the grace period, as is a second for closing the database: a longer one closed the listener only when the shutdown was cut short.
+  if (e.SHUTDOWN_DELAY_SECONDS > 0 && e.SHUTDOWN_DELAY_SECONDS + 1 >= e.SHUTDOWN_GRACE_SECONDS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SHUTDOWN_DELAY_SECONDS: ${e.SHUTDOWN_DELAY_SECONDS} leaves no time within SHUTDOWN_GRACE_SECONDS (${e.SHUTDOWN_GRACE_SECONDS}) for requests in flight and closing the database; raise SHUTDOWN_GRACE_SECONDS above ${e.SHUTDOWN_DELAY_SECONDS + 1}`,
+    );
+  }
   if ((e.PODCASTINDEX_API_KEY === undefined) !== (e.PODCASTINDEX_API_SECRET === undefined)) {
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
   }
@@ -328,7 +354,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     queueRetentionDays: e.QUEUE_RETENTION_DAYS,
-    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
+    // Either endpoint turns tracing on: OpenTelemetry sends to the traces one alone as well.
+    tracing: tracingEndpoint ? { endpoint: tracingEndpoint, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
   };
 }
 

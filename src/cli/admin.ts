@@ -3,6 +3,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { boot } from '../boot.js';
 import { MAX_BALANCE } from '../core/ledger.js';
+import { planNames } from '../core/pricing.js';
 import { openDatabase } from '../infra/db/open-database.js';
 import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, CommandSpec> = {
                                                     move an account to a plan (new cycle starts now)`,
     args: ['email', 'plan'],
     options: { customer: 'string' },
+    choices: { plan: planNames },
   },
   'show-account': { usage: '  show-account <email>                              print the account, usage and ledger', args: ['email'] },
   migrate: { usage: '  migrate                                           apply database migrations and exit', args: [] },

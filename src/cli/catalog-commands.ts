@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { importCharts } from '../core/catalog/imports/apple-charts.js';
 import { importPodcastIndex } from '../core/catalog/imports/import-podcastindex.js';
 import { seedSynthetic } from '../core/catalog/imports/seed-synthetic.js';
+import { normaliseFeedUrl } from '../core/catalog/ingest/catalog-ingest.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
 
 const COMMANDS: Record<string, CommandSpec> = {
@@ -18,7 +19,11 @@ const COMMANDS: Record<string, CommandSpec> = {
     args: ['source'],
     options: { genre: 'string' },
   },
-  'add-feed': { usage: '  add-feed URL                                      add a podcast feed (or find it) and read it now', args: ['url'] },
+  'add-feed': {
+    usage: '  add-feed URL                                      add a podcast feed (or find it) and read it now',
+    args: ['url'],
+    checks: { url: normaliseFeedUrl },
+  },
   'refresh-feeds': {
     usage: '  refresh-feeds [--limit N] [--feed ID]             refresh the feeds that are due now (or one feed)',
     args: [],

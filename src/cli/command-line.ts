@@ -16,6 +16,10 @@ export interface CommandSpec {
   counts?: Record<string, { max?: number }>;
   /** Options that are feed ids: positive decimal integers, read as the API reads `feed_id`. */
   ids?: readonly string[];
+  /** Arguments that take one of a few words (a plan name). */
+  choices?: Record<string, readonly string[]>;
+  /** Arguments checked by the core's own rule (a feed URL), which throws what is wrong, naming the field. */
+  checks?: Record<string, (value: string) => unknown>;
 }
 
 /** A command line read by its spec. */
@@ -67,6 +71,16 @@ function parse(spec: CommandSpec, argv: string[]): Omit<ReadCommand, 'name'> {
   const absent = spec.required?.find((key) => values[key] === undefined);
   if (absent) throw new UsageError(`--${absent} is required`);
   const args = Object.fromEntries(spec.args.map((key, i) => [key, positionals[i]!]));
+  for (const [key, words] of Object.entries(spec.choices ?? {})) {
+    if (!words.includes(args[key]!)) throw new UsageError(`<${key}>: must be one of ${words.join(', ')}, not "${args[key]}"`);
+  }
+  for (const [key, check] of Object.entries(spec.checks ?? {})) {
+    try {
+      check(args[key]!);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   const counts: Record<string, number | undefined> = {};
   for (const [key, { max }] of Object.entries(spec.counts ?? {})) {
     const raw = key in args ? args[key] : (values[key] as string | undefined);

@@ -50,7 +50,7 @@ describe('SIGTERM to npm', () => {
   }, 60_000);
 
   it('a second SIGTERM: node exits 1 at once, and so does npm', async () => {
-    const p = await spawnNpm(['start'], { SHUTDOWN_DELAY_SECONDS: '30' });
+    const p = await spawnNpm(['start'], { SHUTDOWN_DELAY_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '60' });
     process.kill(p.child.pid!, 'SIGTERM');
     // Generous: npm relays the signal, and on a loaded machine its own event loop may be slow to.
     await waitFor(() => messages(p).includes('stopping: readiness is 503, finishing requests in flight'), 20_000, 'stopping');

@@ -79,7 +79,8 @@ type ClaimedRow = {
   details_refreshed_at: Date | null; fetch_failures: number; truncated: boolean;
 };
 
-function normaliseFeedUrl(raw: string): string {
+/** A feed URL as stored: http(s), no credentials, no fragment; refused (`invalid_request` on `url`) otherwise. */
+export function normaliseFeedUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
