@@ -208,8 +208,10 @@ export function createRelatedTerms(reader: WordnetReader = createWordnetReader()
       }
       w *= senseDiscount * posDiscount;
       const prev = best.get(lemma);
+      if (prev && prev.weight >= w) return;
+      // Read only for the link kept: telling a name from an everyday word costs WordNet lookups.
       const instance = via?.pointers.some((q) => q.symbol === '@i') ? (onlyNames(lemma, via) ? 'name' : 'word') : null;
-      if (!prev || prev.weight < w) best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense, instance });
+      best.set(lemma, { lemma, weight: w, relation, pos: via?.pos ?? null, senseDiscount, posDiscount, firstSense, instance });
     };
 
     // The category's members: hyponyms of hyponyms, breadth first, down to the member depth. A category
