@@ -201,7 +201,7 @@ export async function runPipeline(
       engineName: deps.engines[engineLane].name,
       timings: { engineSeconds, wallSeconds },
       result: {
-        doc: asrDoc(words.words, language),
+        doc: asrDoc(words.words, language, words.wordTimesEstimated),
         engine: words.engine,
         model: words.model,
         language,

@@ -86,6 +86,29 @@ describe('the fast lane', () => {
       speech.mode = 'ok';
     }
   }, 60_000);
+
+  it('a transcript from a server that answers text alone says its word times are estimates', async () => {
+    const a = await t.account({ credits: 10 });
+    const timed = await fastJob(a.key);
+    await jobDone(t, a.key, timed.job.id);
+    speech.mode = 'text';
+    try {
+      const untimed = await fastJob(a.key);
+      await jobDone(t, a.key, untimed.job.id);
+      const read = async (guid: string) =>
+        (await (await t.api('GET', `/transcripts/${transcriptIdFor(guid)}?timestamps=1&words=1`, { key: a.key })).json()) as {
+          word_times_estimated: boolean;
+          segments: { words: { w: string }[] }[];
+        };
+      const [measured, spread] = [await read(timed.guid), await read(untimed.guid)];
+      expect(measured.word_times_estimated).toBe(false);
+      // Every word is there, with times, but none was heard at its time: the reader must be told.
+      expect(spread.segments.flatMap((x) => x.words.map((w) => w.w)).length).toBeGreaterThan(5);
+      expect(spread.word_times_estimated).toBe(true);
+    } finally {
+      speech.mode = 'ok';
+    }
+  }, 60_000);
 });
 
 describe('one episode is transcribed once', () => {

@@ -16,8 +16,10 @@ const MAX_SEGMENT_SECONDS = 15;
 /**
  * Groups recognised words into segments at pauses (speech engines give no
  * punctuation worth trusting), keeping each word's own start time.
+ * `wordTimesEstimated`: the engine spread some words over their phrase
+ * (it timed phrases only), so the document says its word times are estimates.
  */
-export function asrDoc(words: readonly TimedWord[], language: string | null): TranscriptDoc {
+export function asrDoc(words: readonly TimedWord[], language: string | null, wordTimesEstimated = false): TranscriptDoc {
   const raw: RawSegment[] = [];
   let current: TimedWord[] = [];
   const flush = () => {
@@ -36,5 +38,6 @@ export function asrDoc(words: readonly TimedWord[], language: string | null): Tr
     current.push(word);
   }
   flush();
-  return buildDoc(raw, language);
+  const doc = buildDoc(raw, language);
+  return wordTimesEstimated ? { ...doc, wordTimesEstimated: true } : doc;
 }

@@ -48,7 +48,7 @@ export async function storeChunkResult(
     chunk.taskId,
     task.transcriptId,
     {
-      doc: asrDoc(words.words, language),
+      doc: asrDoc(words.words, language, words.wordTimesEstimated),
       engine: words.engine,
       model: words.model,
       language,

@@ -15,6 +15,11 @@ export interface AsrResult {
   model: string;
   /** Language asked for, or the one the engine detected (as it reports it). */
   language: string;
+  /**
+   * True when the engine timed only phrases and some words' times were
+   * spread over their phrase by length, not heard. Default: false.
+   */
+  wordTimesEstimated?: boolean;
 }
 
 export interface TranscribeOptions {

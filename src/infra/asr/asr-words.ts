@@ -17,7 +17,8 @@ export function roundTime(seconds: number): number {
 
 /**
  * Words with only a span for the whole phrase (a segment) get times spread
- * over the span in proportion to their length in characters.
+ * over the span in proportion to their length in characters. More than one
+ * word spread this way makes a result's `wordTimesEstimated` true.
  */
 export function spreadWords(text: string, startSeconds: number, endSeconds: number): AsrWord[] {
   const parts = text.split(/\s+/).filter((p) => p && !isFillerToken(p));

@@ -108,6 +108,7 @@ describe('openai engine', () => {
     expect(result.words).toHaveLength(8);
     expect(result.words[1]).toEqual({ w: 'weather', s: 0.18, e: 0.52 });
     expect(result.words[7]).toEqual({ w: 'played', s: 1.93, e: 2.29 });
+    expect(result.wordTimesEstimated).toBe(false);
   });
 
   it('sends the language asked for, as a bare ISO 639-1 code', async () => {
@@ -120,10 +121,11 @@ describe('openai engine', () => {
   it('falls back to segment times when a server gives no word times', async () => {
     const { words: _omitted, ...segmentsOnly } = VERBOSE_JSON;
     reply = (res) => res.writeHead(200).end(JSON.stringify(segmentsOnly));
-    const { words } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    const { words, wordTimesEstimated } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
     expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
     expect(words[0].s).toBe(0);
     expect(words[words.length - 1].e).toBe(2.29);
+    expect(wordTimesEstimated).toBe(true);
   });
 
   it('reads word times given inside each segment, as whisper.cpp\'s server and faster-whisper give them', async () => {
@@ -132,7 +134,8 @@ describe('openai engine', () => {
       { id: 1, start: 1.26, end: 2.29, text: ' and the children played.', words: VERBOSE_JSON.words.slice(4) },
     ];
     reply = (res) => res.writeHead(200).end(JSON.stringify({ task: 'transcribe', language: 'english', duration: 3.12, text: VERBOSE_JSON.text, segments }));
-    const { words } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    const { words, wordTimesEstimated } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(wordTimesEstimated).toBe(false);
     expect(words).toHaveLength(8);
     expect(words[1]).toEqual({ w: 'weather', s: 0.18, e: 0.52 });
     expect(words[4]).toEqual({ w: 'and', s: 1.26, e: 1.4 });
@@ -142,7 +145,8 @@ describe('openai engine', () => {
   it('spreads the text over the clip when a server answers text alone, instead of hearing silence', async () => {
     const clipSeconds = (await readWavInfo(wav)).durationSeconds;
     reply = (res) => res.writeHead(200).end(JSON.stringify({ text: ' The weather was warm, and the children played.' }));
-    const { words, text } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    const { words, text, wordTimesEstimated } = await createOpenAiEngine({ url: base }).transcribe(wav, {});
+    expect(wordTimesEstimated).toBe(true);
     expect(text).toBe('The weather was warm, and the children played.');
     expect(words.map((w) => w.w)).toEqual(['The', 'weather', 'was', 'warm,', 'and', 'the', 'children', 'played.']);
     expect(words[0].s).toBe(0);

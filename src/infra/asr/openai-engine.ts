@@ -110,7 +110,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
       // JSON, but not a transcription (`{}`, nulls): a fault of the server, never an empty transcript to sell.
       const empty = () => new AsrError('failed', 'speech server answered JSON without a transcription (no text, segments or words)', true);
       if (doc === null || typeof doc !== 'object') throw empty();
-      const words = orderWords(readWords(doc) ?? spreadText(doc, (await readWavInfo(wavFile)).durationSeconds));
+      const read = readWords(doc) ?? { words: spreadText(doc, (await readWavInfo(wavFile)).durationSeconds), estimated: true };
+      const words = orderWords(read.words);
       if (typeof doc.text !== 'string' && words.length === 0) throw empty();
       const reported = typeof doc.language === 'string' && doc.language ? languageCode(doc.language) : '';
       return {
@@ -119,6 +120,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
         engine: 'openai',
         model,
         language: language ?? reported,
+        wordTimesEstimated: read.estimated && words.length > 1,
       };
     },
   };
@@ -130,9 +132,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions = {}): AsrEngine
  * faster-whisper do; else segments spread by length; null when it gives
  * neither. A word without readable times keeps its place (timed as the word
  * before it ends), and no time passes the audio's `duration`: a word is never
- * lost from the text, nor a cue shown after the audio ends.
+ * lost from the text, nor a cue shown after the audio ends. `estimated` says
+ * some segment's several words were spread over it.
  */
-function readWords(doc: VerboseJson): AsrWord[] | null {
+function readWords(doc: VerboseJson): { words: AsrWord[]; estimated: boolean } | null {
   const end = typeof doc.duration === 'number' && doc.duration > 0 ? doc.duration : Infinity;
   const within = (t: number) => roundTime(Math.min(Math.max(t, 0), end));
   const time = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -148,14 +151,18 @@ function readWords(doc: VerboseJson): AsrWord[] | null {
     }
     return words;
   };
-  if (Array.isArray(doc.words) && doc.words.length > 0) return timed(doc.words as Array<Record<string, unknown>>, 0);
+  if (Array.isArray(doc.words) && doc.words.length > 0) return { words: timed(doc.words as Array<Record<string, unknown>>, 0), estimated: false };
   if (Array.isArray(doc.segments)) {
-    return (doc.segments as Array<Record<string, unknown>>).flatMap((x) => {
+    let estimated = false;
+    const words = (doc.segments as Array<Record<string, unknown>>).flatMap((x) => {
       const start = time(x?.start);
       if (Array.isArray(x?.words) && x.words.length > 0) return timed(x.words as Array<Record<string, unknown>>, within(start ?? 0));
       const stop = time(x?.end);
-      return typeof x?.text === 'string' && start !== null && stop !== null ? spreadWords(x.text, within(start), within(stop)) : [];
+      const spread = typeof x?.text === 'string' && start !== null && stop !== null ? spreadWords(x.text, within(start), within(stop)) : [];
+      estimated ||= spread.length > 1;
+      return spread;
     });
+    return { words, estimated };
   }
   return null;
 }

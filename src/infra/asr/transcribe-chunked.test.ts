@@ -99,6 +99,7 @@ describe('transcribeChunked with sphinx', () => {
       engine: 'sphinx',
       model: 'en-us',
       language: '',
+      wordTimesEstimated: false,
     });
   });
 });

@@ -101,5 +101,6 @@ export function stitch(
     engine: results[0]?.engine ?? engine.name,
     model: results[0]?.model ?? engine.model,
     language: language ?? results.find((r) => r?.language)?.language ?? '',
+    wordTimesEstimated: results.some((r) => r?.wordTimesEstimated === true),
   };
 }

@@ -79,15 +79,22 @@ describe('whisper-cpp JSON output', () => {
         { w: 'Morgen,', s: 0.4, e: 0.82 },
         { w: 'Amerikaner.', s: 0.9, e: 2 },
       ],
+      wordTimesEstimated: false,
     });
   });
 
   it('spreads a multi-word segment over its span when there are no word times', () => {
     const json = JSON.stringify({ transcription: [{ offsets: { from: 1000, to: 2000 }, text: ' ab abc' }] });
-    expect(parseWhisperCppJson(json).words).toEqual([
-      { w: 'ab', s: 1, e: 1.4 },
-      { w: 'abc', s: 1.4, e: 2 },
-    ]);
+    expect(parseWhisperCppJson(json)).toMatchObject({
+      words: [
+        { w: 'ab', s: 1, e: 1.4 },
+        { w: 'abc', s: 1.4, e: 2 },
+      ],
+      wordTimesEstimated: true,
+    });
+    // One word per segment (`-ml 1 -sow`) is timed by the segment itself: measured, not spread.
+    const oneEach = JSON.stringify({ transcription: [{ offsets: { from: 1000, to: 1400 }, text: ' ab' }, { offsets: { from: 1400, to: 2000 }, text: ' abc' }] });
+    expect(parseWhisperCppJson(oneEach).wordTimesEstimated).toBe(false);
   });
 
   it('survives control characters whisper.cpp leaves unescaped', () => {

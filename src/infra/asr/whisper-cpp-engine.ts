@@ -105,7 +105,7 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
           throw new AsrError('failed', 'whisper.cpp wrote JSON that cannot be read');
         }
         const words = orderWords(parsed.words);
-        return { ...result, language: parsed.language ?? language, words, text: wordsText(words) };
+        return { ...result, language: parsed.language ?? language, words, text: wordsText(words), wordTimesEstimated: parsed.wordTimesEstimated };
       } finally {
         await rm(scratch, { recursive: true, force: true });
       }

@@ -27,6 +27,8 @@ export interface WhisperCppParsed {
   words: AsrWord[];
   /** Language whisper used or detected (`result.language`), if stated. */
   language?: string;
+  /** Some segment had several words and no token times: its words were spread over it. */
+  wordTimesEstimated: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export function parseWhisperCppJson(json: string): WhisperCppParsed {
   const doc = parseLenient(json) as WhisperCppJson;
   const segments = Array.isArray(doc.transcription) ? (doc.transcription as Segment[]) : [];
   const words: AsrWord[] = [];
+  let estimated = false;
   for (const segment of segments) {
     const span = seconds(segment.offsets);
     if (!span) continue;
@@ -48,11 +51,13 @@ export function parseWhisperCppJson(json: string): WhisperCppParsed {
     if (fromTokens) {
       words.push(...fromTokens);
     } else if (typeof segment.text === 'string') {
-      words.push(...spreadWords(segment.text, span.s, span.e));
+      const spread = spreadWords(segment.text, span.s, span.e);
+      estimated ||= spread.length > 1;
+      words.push(...spread);
     }
   }
   const language = doc.result?.language ?? doc.params?.language;
-  return { words, language: typeof language === 'string' && language !== 'auto' ? language : undefined };
+  return { words, language: typeof language === 'string' && language !== 'auto' ? language : undefined, wordTimesEstimated: estimated };
 }
 
 function tokenWords(tokens: readonly Token[], segment: { s: number; e: number }): AsrWord[] | null {

@@ -19,8 +19,12 @@ export interface SpeechApi {
   /** Most requests in flight at once since start (or the last `resetPeak`). */
   peakInFlight(): number;
   resetPeak(): void;
-  /** `ok` answers; `fail` answers 500 as an overloaded server does; `stall` never answers. */
-  mode: 'ok' | 'fail' | 'stall';
+  /**
+   * `ok` answers; `text` answers `{"text"}` alone, as servers that ignore
+   * `verbose_json` do; `fail` answers 500 as an overloaded server does;
+   * `stall` never answers.
+   */
+  mode: 'ok' | 'text' | 'fail' | 'stall';
   /** Answers this many more requests, then switches to `fail` (a server dying mid-episode). */
   failAfter(n: number): void;
   /** Time each request takes once it has a place, in ms. Default: 0. */
@@ -123,6 +127,10 @@ export async function startSpeechApi(text: string): Promise<SpeechApi> {
         }
         if (api.mode === 'fail') {
           res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'GPU out of memory' } }));
+          return;
+        }
+        if (api.mode === 'text') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
           return;
         }
         const duration = wavSeconds(Buffer.concat(parts));
