@@ -1,11 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Credentials } from '../core/door/credentials.js';
 import type { Door } from '../core/door/door.js';
+import { type ErrorCode, errorStatus } from '../core/errors.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import type { RestEnv } from '../rest/env.js';
-import { requestCredentials } from '../rest/request-credentials.js';
+import { bodyUnread, requestCredentials } from '../rest/request-credentials.js';
 import { SESSION_COOKIE } from '../site/session.js';
 import type { ContextSlot, PodtextYoga } from './yoga.js';
 
@@ -35,6 +37,33 @@ export function graphqlOverHttp(yoga: PodtextYoga, siteOrigin: string) {
   };
 }
 
+/** An answer on `/graphql` made before yoga runs, in GraphQL's error shape. */
+function graphqlError(c: Context, code: ErrorCode, message: string, field?: string) {
+  return c.json({ errors: [{ message, extensions: { code, ...(field ? { field } : {}) } }] }, errorStatus[code] as ContentfulStatusCode);
+}
+
+/**
+ * A method GraphQL does not take (PUT, DELETE, PATCH…) on `/graphql`: counted
+ * and stamped as one call, as REST's 405 is, and answered in GraphQL's error
+ * shape with `Allow`. A refused key answers as the door says, as on REST.
+ */
+export function graphqlWrongMethod(door: Door, siteOrigin: string) {
+  return async (c: Context<RestEnv>) => {
+    const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c, siteOrigin));
+    stampRateLimit(c, admission.headers);
+    c.header('Allow', 'GET, POST, OPTIONS');
+    // Node would read and drop, or cut off, a body nobody read: the connection is not offered again.
+    if (bodyUnread(c)) c.header('Connection', 'close');
+    const { error } = admission;
+    if (error) {
+      // A spent allowance says when it resets, as everywhere else.
+      if (error.details?.retryAfter) c.header('Retry-After', String(error.details.retryAfter));
+      return graphqlError(c, error.code, error.message);
+    }
+    return graphqlError(c, 'method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);
+  };
+}
+
 /**
  * A body over `maxBytes` on `/graphql`, refused before it is read: counted and
  * stamped as one call, as REST's 413 is, and answered in GraphQL's error shape.
@@ -47,8 +76,7 @@ export function graphqlBodyLimit(door: Door, siteOrigin: string, maxBytes: numbe
       stampRateLimit(c, admission.headers);
       // What was sent is not read to its end: the connection is not offered again.
       c.header('Connection', 'close');
-      const message = `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`;
-      return c.json({ errors: [{ message, extensions: { code: 'payload_too_large', field: 'body' } }] }, 413);
+      return graphqlError(c, 'payload_too_large', `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, 'body');
     },
   });
   return (c, next) => (c.req.method === 'POST' ? limited(c, next) : next());

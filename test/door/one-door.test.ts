@@ -196,6 +196,20 @@ describe('every keyed answer is counted and stamped', () => {
   it('/graphql: a wrong method is 405; a foreign origin gets no credentials', async () => {
     const put = await t.request('/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);
+    // Made with a key, it is a call like any other: counted, stamped, and in GraphQL's error shape.
+    const a = await t.account();
+    const before = remaining(await t.api('GET', '/me', { key: a.key }));
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const wrong = await t.request('/graphql', { method, headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: '{"query":"{me{credits}}"}' });
+      expect(wrong.status, method).toBe(405);
+      expect(wrong.headers.get('allow'), method).toBe('GET, POST, OPTIONS');
+      expect(wrong.headers.get('x-ratelimit-limit'), method).toBe('1000');
+      expect(((await wrong.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code, method).toBe('method_not_allowed');
+    }
+    expect(before - remaining(await t.api('GET', '/me', { key: a.key }))).toBe(4);
+    const unknownKey = await t.request('/graphql', { method: 'PUT', headers: { authorization: `Bearer ptk_${'x'.repeat(43)}` } });
+    expect(unknownKey.status).toBe(401);
+    expect(unknownKey.headers.get('x-ratelimit-remaining')).toBe('1000');
     const foreign = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(foreign.headers.get('access-control-allow-credentials')).not.toBe('true');
     const own = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'http://podtext.test', 'access-control-request-method': 'POST' } });
