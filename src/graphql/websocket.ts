@@ -157,7 +157,8 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         } catch (err) {
           return requestErrors([err instanceof GraphQLError ? err : toGraphQLError(err)]);
         }
-        const wsContext: GraphQLContext = { services, actor, rateLimit: admission.headers };
+        // The admission's actor carries the plan as it is now; a keyless connection's stays null.
+        const wsContext: GraphQLContext = { services, actor: admission.actor ?? actor, rateLimit: admission.headers };
         const args = {
           schema,
           operationName: payload.operationName,

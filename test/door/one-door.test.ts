@@ -294,6 +294,29 @@ describe('graphql-ws counts as GraphQL over HTTP', () => {
   });
 });
 
+describe('graphql-ws follows the account behind the handshake', () => {
+  it('counts against the plan as it is now: a downgrade on an open socket lowers the allowance there too', async () => {
+    const a = await t.account({ plan: 'pro' });
+    // One socket throughout: the plan is not read again by a new handshake.
+    let connections = 0;
+    const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: a.key }, retryAttempts: 0, lazy: false, on: { connected: () => connections++ } });
+    type Payload = { data?: { me?: { plan: string } }; extensions?: { rateLimit?: { limit: number } } };
+    const me = () =>
+      new Promise<Payload>((resolve, reject) => {
+        client.subscribe<Payload['data']>({ query: '{ me { plan } }' }, { next: (r) => resolve(r as Payload), error: reject, complete: () => undefined });
+      });
+    const before = await me();
+    expect([before.data?.me?.plan, before.extensions?.rateLimit?.limit]).toEqual(['pro', 20000]);
+    await t.podtext.services.accounts.setPlan(a.email, 'free');
+    const after = await me();
+    expect([after.data?.me?.plan, after.extensions?.rateLimit?.limit]).toEqual(['free', 1000]);
+    // The same figures as over HTTP.
+    expect((await t.api('GET', '/me', { key: a.key })).headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(connections).toBe(1);
+    await client.dispose();
+  });
+});
+
 describe('subscriptions', () => {
   it('a bad subscribe on graphql-ws is answered for its id; the socket and its other operations go on', async () => {
     const a = await t.account();
