@@ -37,46 +37,42 @@ export function graphqlOverHttp(yoga: PodtextYoga, siteOrigin: string) {
   };
 }
 
-/** An answer on `/graphql` made before yoga runs, in GraphQL's error shape. */
-function graphqlError(c: Context, code: ErrorCode, message: string, field?: string) {
+/**
+ * An answer on `/graphql` made before yoga runs, in GraphQL's error shape:
+ * counted and stamped as one call through the door, whose own refusal (a
+ * wrong key, a spent allowance) comes first, as on REST.
+ */
+async function refuseEarly(c: Context<RestEnv>, door: Door, siteOrigin: string, refusal: { code: ErrorCode; message: string; field?: string }) {
+  const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c, siteOrigin));
+  stampRateLimit(c, admission.headers);
+  // Node would read and drop, or cut off, a body nobody read: the connection is not offered again.
+  if (bodyUnread(c)) c.header('Connection', 'close');
+  const error = admission.error;
+  // A spent allowance says when it resets, as everywhere else.
+  if (error?.details?.retryAfter) c.header('Retry-After', String(error.details.retryAfter));
+  const { code, message, field } = error ? { code: error.code, message: error.message, field: undefined } : refusal;
   return c.json({ errors: [{ message, extensions: { code, ...(field ? { field } : {}) } }] }, errorStatus[code] as ContentfulStatusCode);
 }
 
 /**
- * A method GraphQL does not take (PUT, DELETE, PATCH…) on `/graphql`: counted
- * and stamped as one call, as REST's 405 is, and answered in GraphQL's error
- * shape with `Allow`. A refused key answers as the door says, as on REST.
+ * A method GraphQL does not take (PUT, DELETE, PATCH…) on `/graphql`: one
+ * call, as REST's 405 is, answered with `Allow`.
  */
 export function graphqlWrongMethod(door: Door, siteOrigin: string) {
-  return async (c: Context<RestEnv>) => {
-    const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c, siteOrigin));
-    stampRateLimit(c, admission.headers);
+  return (c: Context<RestEnv>) => {
     c.header('Allow', 'GET, POST, OPTIONS');
-    // Node would read and drop, or cut off, a body nobody read: the connection is not offered again.
-    if (bodyUnread(c)) c.header('Connection', 'close');
-    const { error } = admission;
-    if (error) {
-      // A spent allowance says when it resets, as everywhere else.
-      if (error.details?.retryAfter) c.header('Retry-After', String(error.details.retryAfter));
-      return graphqlError(c, error.code, error.message);
-    }
-    return graphqlError(c, 'method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);
+    return refuseEarly(c, door, siteOrigin, { code: 'method_not_allowed', message: `${c.req.method} is not allowed on /graphql; use GET or POST.` });
   };
 }
 
-/**
- * A body over `maxBytes` on `/graphql`, refused before it is read: counted and
- * stamped as one call, as REST's 413 is, and answered in GraphQL's error shape.
- */
+/** A body over `maxBytes` on `/graphql`, refused before it is read: one call, as REST's 413 is. */
 export function graphqlBodyLimit(door: Door, siteOrigin: string, maxBytes: number): MiddlewareHandler<RestEnv> {
   const limited = bodyLimit({
     maxSize: maxBytes,
-    onError: async (c) => {
-      const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c as Context<RestEnv>, siteOrigin));
-      stampRateLimit(c, admission.headers);
+    onError: (c) => {
       // What was sent is not read to its end: the connection is not offered again.
       c.header('Connection', 'close');
-      return graphqlError(c, 'payload_too_large', `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, 'body');
+      return refuseEarly(c as Context<RestEnv>, door, siteOrigin, { code: 'payload_too_large', message: `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, field: 'body' });
     },
   });
   return (c, next) => (c.req.method === 'POST' ? limited(c, next) : next());

@@ -176,6 +176,19 @@ describe('every keyed answer is counted and stamped', () => {
     const gql = await t.gql('{ __schema { queryType { name } } }', undefined, a.key);
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
     expect(gql.headers.get('x-ratelimit-remaining')).toBe('0');
+    // A body over the limit is refused by the door first, as any call: 429 on both, saying when it resets.
+    const big = JSON.stringify({ query: `{ me { credits } } # ${'x'.repeat(1_100_000)}` });
+    const bigRest = await t.api('POST', '/unlock', { key: a.key, body: big });
+    const bigGql = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: big });
+    for (const r of [bigRest, bigGql]) {
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    expect(((await bigGql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('rate_limited');
+    // And a key that matches no account is 401 on both, not 413.
+    const unknown = `Bearer ptk_${'x'.repeat(43)}`;
+    expect((await t.api('POST', '/unlock', { key: `ptk_${'x'.repeat(43)}`, body: big })).status).toBe(401);
+    expect((await t.request('/graphql', { method: 'POST', headers: { authorization: unknown, 'content-type': 'application/json' }, body: big })).status).toBe(401);
   });
 
   it('a header sent twice is refused alike on REST and GraphQL', async () => {
