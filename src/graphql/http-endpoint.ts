@@ -45,6 +45,15 @@ export function graphqlOverHttp(yoga: PodtextYoga, siteOrigin: string) {
 async function refuseEarly(c: Context<RestEnv>, door: Door, siteOrigin: string, refusal: { code: ErrorCode; message: string; field?: string }) {
   const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c, siteOrigin));
   stampRateLimit(c, admission.headers);
+  // yoga's CORS does not run here: a page, of this site or another, still reads the refusal and its figures.
+  const origin = c.req.header('origin');
+  if (origin !== undefined) {
+    const own = origin === siteOrigin;
+    c.header('Access-Control-Allow-Origin', own ? siteOrigin : '*');
+    if (own) c.header('Access-Control-Allow-Credentials', 'true');
+    c.header('Vary', 'Origin');
+    c.header('Access-Control-Expose-Headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, Allow');
+  }
   // Node would read and drop, or cut off, a body nobody read: the connection is not offered again.
   if (bodyUnread(c)) c.header('Connection', 'close');
   const error = admission.error;

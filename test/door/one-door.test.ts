@@ -227,6 +227,15 @@ describe('every keyed answer is counted and stamped', () => {
     expect(foreign.headers.get('access-control-allow-credentials')).not.toBe('true');
     const own = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'http://podtext.test', 'access-control-request-method': 'POST' } });
     expect(own.headers.get('access-control-allow-origin')).toBe('http://podtext.test');
+    // Answers made before yoga runs (a body over the limit) are readable by the page too, figures included.
+    const big = JSON.stringify({ query: `{ me { credits } } # ${'x'.repeat(1_100_000)}` });
+    for (const origin of ['https://app.example', 'http://podtext.test']) {
+      const r = await t.request('/graphql', { method: 'POST', headers: { origin, authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: big });
+      expect(r.status, origin).toBe(413);
+      expect(r.headers.get('access-control-allow-origin'), origin).toBe(origin === 'http://podtext.test' ? origin : '*');
+      expect(r.headers.get('access-control-allow-credentials'), origin).toBe(origin === 'http://podtext.test' ? 'true' : null);
+      expect(r.headers.get('access-control-expose-headers'), origin).toContain('X-RateLimit-Remaining');
+    }
   });
 });
 
