@@ -2,9 +2,8 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Services } from './core/services.js';
-import { DomainError } from './core/errors.js';
 import { createGraphQL, type PodtextYoga } from './graphql/yoga.js';
-import { graphqlBodyLimit, graphqlOverHttp } from './graphql/http-endpoint.js';
+import { graphqlBodyLimit, graphqlOverHttp, graphqlWrongMethod } from './graphql/http-endpoint.js';
 import { graphqlMetricsPlugin } from './infra/metrics/graphql-metrics.js';
 import { httpTiming } from './infra/metrics/http-timing.js';
 import { graphqlSpans } from './infra/tracing/graphql-spans.js';
@@ -87,10 +86,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.use('/graphql', graphqlBodyLimit(services.door, new URL(options.siteUrl).origin, MAX_BODY_BYTES));
   app.use('/graphql', pageHeaders);
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
-  app.all('/graphql', (c) => {
-    c.header('Allow', 'GET, POST, OPTIONS');
-    throw new DomainError('method_not_allowed', `${c.req.method} is not allowed on /graphql; use GET or POST.`);
-  });
+  app.all('/graphql', graphqlWrongMethod(services.door, new URL(options.siteUrl).origin));
 
   const openapi = openApiDocument(api, options.siteUrl);
   registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, options.siteUrl, ops?.draining);

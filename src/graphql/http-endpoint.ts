@@ -1,11 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Credentials } from '../core/door/credentials.js';
 import type { Door } from '../core/door/door.js';
+import { type ErrorCode, errorStatus } from '../core/errors.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import type { RestEnv } from '../rest/env.js';
-import { requestCredentials } from '../rest/request-credentials.js';
+import { bodyUnread, requestCredentials } from '../rest/request-credentials.js';
 import { SESSION_COOKIE } from '../site/session.js';
 import type { ContextSlot, PodtextYoga } from './yoga.js';
 
@@ -36,19 +38,50 @@ export function graphqlOverHttp(yoga: PodtextYoga, siteOrigin: string) {
 }
 
 /**
- * A body over `maxBytes` on `/graphql`, refused before it is read: counted and
- * stamped as one call, as REST's 413 is, and answered in GraphQL's error shape.
+ * An answer on `/graphql` made before yoga runs, in GraphQL's error shape:
+ * counted and stamped as one call through the door, whose own refusal (a
+ * wrong key, a spent allowance) comes first, as on REST.
  */
+async function refuseEarly(c: Context<RestEnv>, door: Door, siteOrigin: string, refusal: { code: ErrorCode; message: string; field?: string }) {
+  const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c, siteOrigin));
+  stampRateLimit(c, admission.headers);
+  // yoga's CORS does not run here: a page, of this site or another, still reads the refusal and its figures.
+  const origin = c.req.header('origin');
+  if (origin !== undefined) {
+    const own = origin === siteOrigin;
+    c.header('Access-Control-Allow-Origin', own ? siteOrigin : '*');
+    if (own) c.header('Access-Control-Allow-Credentials', 'true');
+    c.header('Vary', 'Origin');
+    c.header('Access-Control-Expose-Headers', 'X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, Allow');
+  }
+  // Node would read and drop, or cut off, a body nobody read: the connection is not offered again.
+  if (bodyUnread(c)) c.header('Connection', 'close');
+  const error = admission.error;
+  // A spent allowance says when it resets, as everywhere else.
+  if (error?.details?.retryAfter) c.header('Retry-After', String(error.details.retryAfter));
+  const { code, message, field } = error ? { code: error.code, message: error.message, field: undefined } : refusal;
+  return c.json({ errors: [{ message, extensions: { code, ...(field ? { field } : {}) } }] }, errorStatus[code] as ContentfulStatusCode);
+}
+
+/**
+ * A method GraphQL does not take (PUT, DELETE, PATCH…) on `/graphql`: one
+ * call, as REST's 405 is, answered with `Allow`.
+ */
+export function graphqlWrongMethod(door: Door, siteOrigin: string) {
+  return (c: Context<RestEnv>) => {
+    c.header('Allow', 'GET, POST, OPTIONS');
+    return refuseEarly(c, door, siteOrigin, { code: 'method_not_allowed', message: `${c.req.method} is not allowed on /graphql; use GET or POST.` });
+  };
+}
+
+/** A body over `maxBytes` on `/graphql`, refused before it is read: one call, as REST's 413 is. */
 export function graphqlBodyLimit(door: Door, siteOrigin: string, maxBytes: number): MiddlewareHandler<RestEnv> {
   const limited = bodyLimit({
     maxSize: maxBytes,
-    onError: async (c) => {
-      const admission = await door.admit({ operation: 'unknownCall' }, graphqlCredentials(c as Context<RestEnv>, siteOrigin));
-      stampRateLimit(c, admission.headers);
+    onError: (c) => {
       // What was sent is not read to its end: the connection is not offered again.
       c.header('Connection', 'close');
-      const message = `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`;
-      return c.json({ errors: [{ message, extensions: { code: 'payload_too_large', field: 'body' } }] }, 413);
+      return refuseEarly(c as Context<RestEnv>, door, siteOrigin, { code: 'payload_too_large', message: `body: larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, field: 'body' });
     },
   });
   return (c, next) => (c.req.method === 'POST' ? limited(c, next) : next());

@@ -57,23 +57,30 @@ function parsesAsJson(text: string | null): boolean {
 }
 
 /**
- * A POST body yoga has no parser for (no Content-Type, `text/plain`, or JSON
- * spelt `Application/JSON`) would get an empty 415. JSON is read whatever the
- * case of its type; anything else is told, as REST tells it, to send JSON.
+ * A POST body is read as JSON whatever the case of its type (yoga has no
+ * parser for `Application/JSON`), and malformed JSON is named as REST names
+ * it, `body: malformed JSON`, under every spelling of the type (yoga's own
+ * parser says only "POST body sent invalid JSON."). A body sent as anything
+ * else yoga reads (a form, multipart, `application/graphql`) is left to yoga;
+ * one it cannot read (no Content-Type, `text/plain`) would get an empty 415,
+ * and is told, as REST tells it, to send JSON.
  */
 function contentTypePlugin(): Plugin {
+  const json = async (req: Request) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await req.text());
+    } catch {
+      throw refused('body', 'malformed JSON');
+    }
+    if (body === null || typeof body !== 'object') throw refused('body', 'must be a JSON object (or an array of them: a batch)');
+    return body as never;
+  };
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
-      if (requestParser || request.method !== 'POST') return;
-      if (/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get('content-type') ?? '')) {
-        setRequestParser(async (req) => {
-          try {
-            return JSON.parse(await req.text()) as never;
-          } catch {
-            throw refused('body', 'malformed JSON');
-          }
-        });
-      } else {
+      if (request.method !== 'POST') return;
+      if (/^application\/([\w.+-]+\+)?json\b/i.test(request.headers.get('content-type') ?? '')) setRequestParser(json);
+      else if (!requestParser) {
         setRequestParser(() => {
           throw refused('body', 'send JSON, with "Content-Type: application/json"');
         });

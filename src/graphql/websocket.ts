@@ -103,14 +103,16 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
       connectionInitWaitTimeout: 3000,
       onConnect: async (ctx) => {
         const credentials = credentialsFromParams(ctx.connectionParams);
-        // No key at all: keyless operations (the public sample, registration) run as over HTTP; the rest are refused one by one.
-        if (credentials.authorization!.length === 0 && credentials.apiKey!.length === 0) {
+        const keyless = () => {
           Object.assign(ctx.extra, { actor: null, release: () => undefined, rateLimits: new Map(), running: new Set<string>(), retired: false });
           return true;
-        }
+        };
+        // No key at all: keyless operations (the public sample, registration) run as over HTTP; the rest are refused one by one.
+        if (credentials.authorization!.length === 0 && credentials.apiKey!.length === 0) return keyless();
         try {
           const actor = await services.door.authenticate(credentials);
-          if (!actor) return false;
+          // Parameters that name no key (`authorization: ""`, as a client without one sends it): keyless, as an empty header is over HTTP.
+          if (!actor) return keyless();
           // Closed while its key was checked: onClose has run, and would not release a watch taken now.
           if ((ctx.extra as SocketExtra).socket.readyState !== (ctx.extra as SocketExtra).socket.OPEN) return false;
           const watch = services.keyRetirement.watch(actor);
@@ -157,7 +159,8 @@ export function attachGraphQLWebSocket(server: Server, yoga: PodtextYoga, servic
         } catch (err) {
           return requestErrors([err instanceof GraphQLError ? err : toGraphQLError(err)]);
         }
-        const wsContext: GraphQLContext = { services, actor, rateLimit: admission.headers };
+        // The admission's actor carries the plan as it is now; a keyless connection's stays null.
+        const wsContext: GraphQLContext = { services, actor: admission.actor ?? actor, rateLimit: admission.headers };
         const args = {
           schema,
           operationName: payload.operationName,

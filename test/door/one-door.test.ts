@@ -176,6 +176,19 @@ describe('every keyed answer is counted and stamped', () => {
     const gql = await t.gql('{ __schema { queryType { name } } }', undefined, a.key);
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('rate_limited');
     expect(gql.headers.get('x-ratelimit-remaining')).toBe('0');
+    // A body over the limit is refused by the door first, as any call: 429 on both, saying when it resets.
+    const big = JSON.stringify({ query: `{ me { credits } } # ${'x'.repeat(1_100_000)}` });
+    const bigRest = await t.api('POST', '/unlock', { key: a.key, body: big });
+    const bigGql = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: big });
+    for (const r of [bigRest, bigGql]) {
+      expect(r.status).toBe(429);
+      expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    expect(((await bigGql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('rate_limited');
+    // And a key that matches no account is 401 on both, not 413.
+    const unknown = `Bearer ptk_${'x'.repeat(43)}`;
+    expect((await t.api('POST', '/unlock', { key: `ptk_${'x'.repeat(43)}`, body: big })).status).toBe(401);
+    expect((await t.request('/graphql', { method: 'POST', headers: { authorization: unknown, 'content-type': 'application/json' }, body: big })).status).toBe(401);
   });
 
   it('a header sent twice is refused alike on REST and GraphQL', async () => {
@@ -196,10 +209,33 @@ describe('every keyed answer is counted and stamped', () => {
   it('/graphql: a wrong method is 405; a foreign origin gets no credentials', async () => {
     const put = await t.request('/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);
+    // Made with a key, it is a call like any other: counted, stamped, and in GraphQL's error shape.
+    const a = await t.account();
+    const before = remaining(await t.api('GET', '/me', { key: a.key }));
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const wrong = await t.request('/graphql', { method, headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: '{"query":"{me{credits}}"}' });
+      expect(wrong.status, method).toBe(405);
+      expect(wrong.headers.get('allow'), method).toBe('GET, POST, OPTIONS');
+      expect(wrong.headers.get('x-ratelimit-limit'), method).toBe('1000');
+      expect(((await wrong.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code, method).toBe('method_not_allowed');
+    }
+    expect(before - remaining(await t.api('GET', '/me', { key: a.key }))).toBe(4);
+    const unknownKey = await t.request('/graphql', { method: 'PUT', headers: { authorization: `Bearer ptk_${'x'.repeat(43)}` } });
+    expect(unknownKey.status).toBe(401);
+    expect(unknownKey.headers.get('x-ratelimit-remaining')).toBe('1000');
     const foreign = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(foreign.headers.get('access-control-allow-credentials')).not.toBe('true');
     const own = await t.request('/graphql', { method: 'OPTIONS', headers: { origin: 'http://podtext.test', 'access-control-request-method': 'POST' } });
     expect(own.headers.get('access-control-allow-origin')).toBe('http://podtext.test');
+    // Answers made before yoga runs (a body over the limit) are readable by the page too, figures included.
+    const big = JSON.stringify({ query: `{ me { credits } } # ${'x'.repeat(1_100_000)}` });
+    for (const origin of ['https://app.example', 'http://podtext.test']) {
+      const r = await t.request('/graphql', { method: 'POST', headers: { origin, authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: big });
+      expect(r.status, origin).toBe(413);
+      expect(r.headers.get('access-control-allow-origin'), origin).toBe(origin === 'http://podtext.test' ? origin : '*');
+      expect(r.headers.get('access-control-allow-credentials'), origin).toBe(origin === 'http://podtext.test' ? 'true' : null);
+      expect(r.headers.get('access-control-expose-headers'), origin).toContain('X-RateLimit-Remaining');
+    }
   });
 });
 
@@ -276,6 +312,29 @@ describe('graphql-ws counts as GraphQL over HTTP', () => {
       expect(ws.rateLimit, query).toEqual({ limit: Number(http.headers.get('x-ratelimit-limit')), remaining: remaining(http) });
     }
     expect(remaining(await t.api('GET', '/me', { key: overWs.key }))).toBe(1000 - 2 - 1 - 1 - 1);
+    await client.dispose();
+  });
+});
+
+describe('graphql-ws follows the account behind the handshake', () => {
+  it('counts against the plan as it is now: a downgrade on an open socket lowers the allowance there too', async () => {
+    const a = await t.account({ plan: 'pro' });
+    // One socket throughout: the plan is not read again by a new handshake.
+    let connections = 0;
+    const client = createClient({ url: `${base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: a.key }, retryAttempts: 0, lazy: false, on: { connected: () => connections++ } });
+    type Payload = { data?: { me?: { plan: string } }; extensions?: { rateLimit?: { limit: number } } };
+    const me = () =>
+      new Promise<Payload>((resolve, reject) => {
+        client.subscribe<Payload['data']>({ query: '{ me { plan } }' }, { next: (r) => resolve(r as Payload), error: reject, complete: () => undefined });
+      });
+    const before = await me();
+    expect([before.data?.me?.plan, before.extensions?.rateLimit?.limit]).toEqual(['pro', 20000]);
+    await t.podtext.services.accounts.setPlan(a.email, 'free');
+    const after = await me();
+    expect([after.data?.me?.plan, after.extensions?.rateLimit?.limit]).toEqual(['free', 1000]);
+    // The same figures as over HTTP.
+    expect((await t.api('GET', '/me', { key: a.key })).headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(connections).toBe(1);
     await client.dispose();
   });
 });

@@ -48,12 +48,19 @@ describe('GraphQL over HTTP, what it is sent', () => {
     const upper = await call({ method: 'POST', headers: { 'content-type': 'Application/JSON; charset=UTF-8' }, body: JSON.stringify({ query: '{ me { credits } }' }) });
     expect(upper.status).toBe(200);
     expect(upper.body.data).toEqual({ me: { credits: expect.any(Number) } });
-    const broken = await call({ method: 'POST', headers: { 'content-type': 'Application/JSON' }, body: '{"query":' });
-    expect(broken.status).toBe(400);
-    expect(broken.body.errors?.[0]?.message).toBe('body: malformed JSON');
-    // Each was one call.
+    // Malformed JSON is named as REST names it, however the type is spelt.
+    let last = Number(upper.remaining);
+    for (const type of ['Application/JSON', 'application/json', 'application/graphql-response+json']) {
+      const broken = await call({ method: 'POST', headers: { 'content-type': type }, body: '{"query":' });
+      expect(broken.status, type).toBe(400);
+      expect(broken.body.errors?.[0], type).toEqual({ message: 'body: malformed JSON', extensions: { code: 'invalid_request', field: 'body' } });
+      // Each was one call.
+      expect(Number(broken.remaining), type).toBe(--last);
+    }
+    const scalar = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: 'null' });
+    expect(scalar.status).toBe(400);
+    expect(scalar.body.errors?.[0]?.extensions).toEqual({ code: 'invalid_request', field: 'body' });
     expect(Number(upper.remaining)).toBe(before - 3);
-    expect(Number(broken.remaining)).toBe(before - 4);
   });
 
   it('variables that do not fit their types, or a required one not sent: named, 200 under legacy JSON and 400 under graphql-response+json, queries and subscriptions alike', async () => {

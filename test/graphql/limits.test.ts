@@ -102,7 +102,7 @@ describe('GraphQL limits', () => {
     // A body that is not JSON: 400 invalid_request saying so, without the parser's internals.
     const notJson = await t.request('/graphql', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: '{bad' });
     expect(notJson.status).toBe(400);
-    expect(await notJson.json()).toEqual({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'invalid_request' } }] });
+    expect(await notJson.json()).toEqual({ errors: [{ message: 'body: malformed JSON', extensions: { code: 'invalid_request', field: 'body' } }] });
     // A mutation sent by GET: REST's method_not_allowed, 405, with Allow.
     const get = await t.request(`/graphql?query=${encodeURIComponent('mutation { rotateWebhookSecret { rotated } }')}`, { headers: { authorization: `Bearer ${a.key}`, accept: 'application/json' } });
     expect(get.status).toBe(405);

@@ -60,6 +60,17 @@ describe('graphql-ws on /graphql', () => {
     await client.dispose();
   });
 
+  it('parameters that name no key (an empty authorization, a blank apiKey) connect without one, as an empty header does over HTTP', async () => {
+    for (const connectionParams of [{ authorization: '' }, { apiKey: '  ' }]) {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });
+      const sample = await new Promise<{ data?: unknown }>((resolve, reject) => {
+        client.subscribe({ query: `{ transcript(transcriptId: "${sampleEpisode.transcriptId}") { version } }` }, { next: (r) => resolve(r as never), error: reject, complete: () => undefined });
+      });
+      expect(sample.data, JSON.stringify(connectionParams)).toEqual({ transcript: { version: expect.any(Number) } });
+      await client.dispose();
+    }
+  });
+
   it('a bad key closes with 4403, saying why as REST does', async () => {
     const a = await t.account();
     const b = await t.account();

@@ -42,13 +42,29 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
     }
   });
 
-  async function load(hash: string): Promise<Actor | typeof UNKNOWN> {
+  async function load(where: { lookupHash: string } | { id: string }): Promise<Actor | typeof UNKNOWN> {
     const row = await db.apiKey.findUnique({
-      where: { lookupHash: hash },
+      where,
       select: { id: true, accountId: true, revokedAt: true, account: { select: { plan: true } } },
     });
     if (!row || row.revokedAt) return UNKNOWN;
     return { accountId: row.accountId, keyId: row.id, plan: isPlanName(row.account.plan) ? row.account.plan : 'free' };
+  }
+
+  /** The cached actor under `entry` (a key's hash, or `id:` and its id), loaded when missing. */
+  async function cached(entry: string, where: { lookupHash: string } | { id: string }): Promise<Actor> {
+    let actor = cache.get(entry);
+    if (actor === undefined) {
+      actor = await load(where);
+      cache.set(entry, actor);
+      if (actor !== UNKNOWN) {
+        const set = hashesByAccount.get(actor.accountId) ?? new Set();
+        set.add(entry);
+        hashesByAccount.set(actor.accountId, set);
+      }
+    }
+    if (actor === UNKNOWN) throw new DomainError('unauthorized', 'Unknown API key');
+    return actor;
   }
 
   return {
@@ -56,18 +72,17 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
     async authenticate(key: string): Promise<Actor> {
       if (!looksLikeKey(key)) throw new DomainError('unauthorized', 'Unknown API key');
       const hash = lookupHash(key);
-      let actor = cache.get(hash);
-      if (actor === undefined) {
-        actor = await load(hash);
-        cache.set(hash, actor);
-        if (actor !== UNKNOWN) {
-          const set = hashesByAccount.get(actor.accountId) ?? new Set();
-          set.add(hash);
-          hashesByAccount.set(actor.accountId, set);
-        }
-      }
-      if (actor === UNKNOWN) throw new DomainError('unauthorized', 'Unknown API key');
-      return actor;
+      return cached(hash, { lookupHash: hash });
+    },
+
+    /**
+     * `actor` as its account is now (its plan, after an upgrade, a downgrade
+     * or `set-plan`), for a transport that authenticated the key earlier (a
+     * graphql-ws handshake); `unauthorized` once the key is retired. Cached
+     * like `authenticate`, and dropped by the same events.
+     */
+    async current(actor: Actor): Promise<Actor> {
+      return cached(`id:${actor.keyId}`, { id: actor.keyId });
     },
 
     /** Issues a first key inside the caller's transaction. */

@@ -142,12 +142,21 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
 
     /**
      * Admits calls for an actor a transport authenticated earlier (a
-     * graphql-ws connection's handshake), without reading a key again.
+     * graphql-ws connection's handshake), without reading a key again; the
+     * admission's `actor` is that key's account as it is now (its plan).
      */
-    admitActor(calls: readonly Call[], actor: Actor): Promise<Admission> {
+    async admitActor(calls: readonly Call[], actor: Actor): Promise<Admission> {
       let cost = 0;
       for (const c of calls) if (keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId) !== 'none') cost += operations[c.operation].requests;
-      return carriesSecret(calls) ? meterFor(actor, cost).then(sealed) : meterFor(actor, cost);
+      // The plan as it is now, not as it was at the handshake: its allowance is the one counted against.
+      // A call that needs no key (registration) reads none, as over HTTP.
+      let current = actor;
+      try {
+        if (cost > 0) current = await keys.current(actor);
+      } catch (err) {
+        return refused(err);
+      }
+      return carriesSecret(calls) ? meterFor(current, cost).then(sealed) : meterFor(current, cost);
     },
 
     /** The caller behind `credentials`, counting nothing (a graphql-ws handshake). */
