@@ -9,6 +9,13 @@ import type { Lane } from './lanes.js';
  */
 const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'fast')::int)::bigint * 1000000000000000) + t.seq)`;
 
+/**
+ * The lane whose workers do a task's work, which the estimates count it on: a
+ * fast-lane task that fell back (its engine failed, or was unavailable when
+ * claimed) is split into chunks for the standard lane's slots.
+ */
+const WORK_LANE = Prisma.sql`coalesce(t.engine_lane, t.lane)`;
+
 /** Standard-lane tasks nearest a job that are scheduled one by one; those further ahead are summed. */
 const DETAILED_TASKS = 256;
 
@@ -51,7 +58,7 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   const out = new Map<string, QueueAhead | null>(jobIds.map((id) => [id, null]));
   if (jobIds.length === 0) return out;
   const mine = Prisma.sql`
-    SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
+    SELECT je.job_id, t.id, ${WORK_LANE} AS lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
       CASE WHEN t.status = 'running' THEN extract(epoch FROM now() - t.claimed_at)::float8 END AS running_seconds,
       CASE WHEN t.status = 'queued' AND t.next_attempt_at > now() THEN extract(epoch FROM t.next_attempt_at - now())::float8 END AS wait_seconds
     FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
@@ -72,23 +79,23 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   }
   const rows = await db.$queryRaw<(Row & { job_id: string })[]>`
     WITH bounds AS (SELECT job_id, min(k) AS first_k, max(k) AS last_k FROM (${mine}) m GROUP BY job_id)
-    SELECT b.job_id, t.lane,
+    SELECT b.job_id, ${WORK_LANE} AS lane,
       sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
       sum(1 - t.progress)::float8 AS tasks_left,
       -- Before the job's first task nothing is the job's own.
       count(*) FILTER (WHERE ${ORDER_KEY} < b.first_k) AS ahead
     FROM bounds b JOIN transcription_tasks t ON t.status IN ('queued', 'running') AND ${ORDER_KEY} < b.last_k
-    GROUP BY b.job_id, t.lane`;
+    GROUP BY 1, 2`;
   // Standard jobs are scheduled task by task over the tasks nearest below their last one:
   // one window of the queue covers every job of the page.
   const lastKeys = [...jobs.values()].filter((j) => j.last.lane === 'standard').map((j) => j.last.k);
   const detail = lastKeys.length
     ? await db.$queryRaw<(DetailRow & { id: string; k: bigint })[]>`
         SELECT t.id, t.audio_seconds, t.progress, false AS mine, ${ORDER_KEY} AS k FROM transcription_tasks t
-        WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b > a ? b : a))}
+        WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b > a ? b : a))}
           AND ${ORDER_KEY} >= coalesce((
             SELECT ${ORDER_KEY} FROM transcription_tasks t
-            WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b < a ? b : a))}
+            WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b < a ? b : a))}
             ORDER BY ${ORDER_KEY} DESC OFFSET ${DETAILED_TASKS - 1} LIMIT 1), -1)
         ORDER BY ${ORDER_KEY}`
     : [];
@@ -136,10 +143,10 @@ function bulkBefore(total: LaneWork, detailed: ScheduledTask[]): LaneWork {
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS tasks_left, count(*) AS ahead
+    SELECT ${WORK_LANE} AS lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS tasks_left, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
-    GROUP BY t.lane`;
+    GROUP BY 1`;
   const lastAudio = added.at(-1);
   const others = { audio: added.slice(0, -1).reduce((n, x) => n + x, 0), tasks: Math.max(0, added.length - 1) };
   const summed = sumByLane(rows, { ...NO_WORK, [lane]: others });
@@ -149,7 +156,7 @@ export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Prom
   const mine = added.slice(-DETAILED_TASKS).map((a) => ({ remaining: a, audioSeconds: a, mine: true }));
   const detail = await db.$queryRaw<DetailRow[]>`
     SELECT t.audio_seconds, t.progress, false AS mine FROM transcription_tasks t
-    WHERE t.status IN ('queued', 'running') AND t.lane = 'standard'
+    WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard'
     ORDER BY ${ORDER_KEY} DESC LIMIT ${Math.max(0, DETAILED_TASKS - mine.length)}`;
   const theirs = detail.reverse().map(scheduled);
   // New episodes beyond the detail (a request of hundreds) stay in the bulk, drained first:
