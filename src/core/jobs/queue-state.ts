@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../transaction.js';
-import { type JobQueue, type LaneWork, type LastTask, NO_WORK, type QueuedWork, type ScheduledTask } from './eta.js';
+import { CHUNK_SECONDS, type JobQueue, type LaneWork, type LastTask, NO_WORK, type QueuedWork, type ScheduledTask } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -15,6 +15,21 @@ const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'f
  * claimed) is split into chunks for the standard lane's slots.
  */
 const WORK_LANE = Prisma.sql`coalesce(t.engine_lane, t.lane)`;
+
+/**
+ * What a live task leaves to do before work queued on the fast lane (`fast`,
+ * an SQL boolean): audio seconds and its share of the lane's fixed cost.
+ * A running standard-lane task holds its slot until its split (an episode of
+ * one chunk: until its words), and workers claim fast-lane tasks before any
+ * chunk: it holds a fast one back by its split and one chunk at most, not by
+ * the rest of its episode. Work on the standard lane waits for all of it.
+ */
+function workLeft(fast: Prisma.Sql): Prisma.Sql {
+  const inHand = Prisma.sql`(${fast} AND t.status = 'running' AND ${WORK_LANE} = 'standard')`;
+  return Prisma.sql`
+    sum(CASE WHEN ${inHand} THEN least(t.audio_seconds * (1 - t.progress), ${CHUNK_SECONDS}) ELSE t.audio_seconds * (1 - t.progress) END)::float8 AS remaining,
+    sum(CASE WHEN ${inHand} AND t.stage = 'chunks' THEN 0 ELSE 1 - t.progress END)::float8 AS tasks_left`;
+}
 
 /** Standard-lane tasks nearest a job that are scheduled one by one; those further ahead are summed. */
 const DETAILED_TASKS = 256;
@@ -78,10 +93,10 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
     }
   }
   const rows = await db.$queryRaw<(Row & { job_id: string })[]>`
-    WITH bounds AS (SELECT job_id, min(k) AS first_k, max(k) AS last_k FROM (${mine}) m GROUP BY job_id)
-    SELECT b.job_id, ${WORK_LANE} AS lane,
-      sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
-      sum(1 - t.progress)::float8 AS tasks_left,
+    WITH bounds AS (
+      SELECT job_id, min(k) AS first_k, max(k) AS last_k, (array_agg(lane ORDER BY k DESC))[1] = 'fast' AS last_fast
+      FROM (${mine}) m GROUP BY job_id)
+    SELECT b.job_id, ${WORK_LANE} AS lane, ${workLeft(Prisma.sql`b.last_fast`)},
       -- Before the job's first task nothing is the job's own.
       count(*) FILTER (WHERE ${ORDER_KEY} < b.first_k) AS ahead
     FROM bounds b JOIN transcription_tasks t ON t.status IN ('queued', 'running') AND ${ORDER_KEY} < b.last_k
@@ -143,7 +158,7 @@ function bulkBefore(total: LaneWork, detailed: ScheduledTask[]): LaneWork {
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT ${WORK_LANE} AS lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS tasks_left, count(*) AS ahead
+    SELECT ${WORK_LANE} AS lane, ${workLeft(Prisma.sql`${lane}::text = 'fast'`)}, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
     GROUP BY 1`;
