@@ -95,7 +95,7 @@ function share(t: { remaining: number; audioSeconds: number }): number {
 }
 
 /** Chunk length the workers aim for, in seconds (splitAtSilences' default). */
-const CHUNK_SECONDS = 30;
+export const CHUNK_SECONDS = 30;
 
 /** Chunks an episode of `audioSeconds` is split into (up to 1.5 chunk lengths stays whole). */
 function chunkCount(audioSeconds: number): number {

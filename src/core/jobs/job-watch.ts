@@ -23,7 +23,9 @@ export interface WatchOptions {
  * Job states as an async iterator: first the current state, then every change
  * announced on the bus (`job.updated`, from any process), re-read from the
  * database so the subscriber sees committed facts. Events for one job that
- * arrive while it is being read are folded into one read. `return()` ends it
+ * arrive while it is being read are folded into one read. When the bus
+ * listens again after losing its connection (`bus.reconnected`), the jobs are
+ * read again: what another process announced in the gap never arrives. `return()` ends it
  * at once, even while it waits, and drops the bus subscription.
  */
 export async function watchJobs(opts: WatchOptions): Promise<AsyncIterableIterator<JobView>> {
@@ -32,7 +34,14 @@ export async function watchJobs(opts: WatchOptions): Promise<AsyncIterableIterat
   const last = new Map<string, string>();
   let wake: (() => void) | null = null;
   let closed = false;
+  /** Set when the bus listens again after losing its connection: what was announced meanwhile never arrives. */
+  let missed = false;
   const unsubscribe = opts.bus.subscribe((e) => {
+    if (e.type === 'bus.reconnected') {
+      missed = true;
+      wake?.();
+      return;
+    }
     if (e.type !== 'job.updated' || e.accountId !== opts.accountId) return;
     if (opts.jobId && e.jobId !== opts.jobId) return;
     pending.add(e.jobId);
@@ -64,6 +73,13 @@ export async function watchJobs(opts: WatchOptions): Promise<AsyncIterableIterat
         if (closed || endAfterNext) {
           if (!closed) close();
           return { value: undefined, done: true };
+        }
+        if (missed) {
+          missed = false;
+          // Every job shown that is not done yet is read again, and so are the account's jobs opened in the gap.
+          for (const [id, sig] of last) if (!sig.startsWith('done|')) pending.add(id);
+          if (!opts.jobId) for (const v of await opts.initial()) pending.add(v.id);
+          continue;
         }
         const [jobId] = pending;
         if (jobId !== undefined) {

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Tx } from '../transaction.js';
-import { type JobQueue, type LaneWork, type LastTask, NO_WORK, type QueuedWork, type ScheduledTask } from './eta.js';
+import { CHUNK_SECONDS, type JobQueue, type LaneWork, type LastTask, NO_WORK, type QueuedWork, type ScheduledTask } from './eta.js';
 import type { Lane } from './lanes.js';
 
 /**
@@ -8,6 +8,28 @@ import type { Lane } from './lanes.js';
  * fast lane, then first come first served. Smaller is sooner.
  */
 const ORDER_KEY = Prisma.sql`((((t.status <> 'running')::int * 2 + (t.lane <> 'fast')::int)::bigint * 1000000000000000) + t.seq)`;
+
+/**
+ * The lane whose workers do a task's work, which the estimates count it on: a
+ * fast-lane task that fell back (its engine failed, or was unavailable when
+ * claimed) is split into chunks for the standard lane's slots.
+ */
+const WORK_LANE = Prisma.sql`coalesce(t.engine_lane, t.lane)`;
+
+/**
+ * What a live task leaves to do before work queued on the fast lane (`fast`,
+ * an SQL boolean): audio seconds and its share of the lane's fixed cost.
+ * A running standard-lane task holds its slot until its split (an episode of
+ * one chunk: until its words), and workers claim fast-lane tasks before any
+ * chunk: it holds a fast one back by its split and one chunk at most, not by
+ * the rest of its episode. Work on the standard lane waits for all of it.
+ */
+function workLeft(fast: Prisma.Sql): Prisma.Sql {
+  const inHand = Prisma.sql`(${fast} AND t.status = 'running' AND ${WORK_LANE} = 'standard')`;
+  return Prisma.sql`
+    sum(CASE WHEN ${inHand} THEN least(t.audio_seconds * (1 - t.progress), ${CHUNK_SECONDS}) ELSE t.audio_seconds * (1 - t.progress) END)::float8 AS remaining,
+    sum(CASE WHEN ${inHand} AND t.stage = 'chunks' THEN 0 ELSE 1 - t.progress END)::float8 AS tasks_left`;
+}
 
 /** Standard-lane tasks nearest a job that are scheduled one by one; those further ahead are summed. */
 const DETAILED_TASKS = 256;
@@ -51,7 +73,7 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
   const out = new Map<string, QueueAhead | null>(jobIds.map((id) => [id, null]));
   if (jobIds.length === 0) return out;
   const mine = Prisma.sql`
-    SELECT je.job_id, t.id, t.lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
+    SELECT je.job_id, t.id, ${WORK_LANE} AS lane, t.audio_seconds, t.progress, ${ORDER_KEY} AS k,
       CASE WHEN t.status = 'running' THEN extract(epoch FROM now() - t.claimed_at)::float8 END AS running_seconds,
       CASE WHEN t.status = 'queued' AND t.next_attempt_at > now() THEN extract(epoch FROM t.next_attempt_at - now())::float8 END AS wait_seconds
     FROM job_episodes je JOIN transcription_tasks t ON t.id = je.task_id
@@ -71,24 +93,24 @@ export async function queueAheadOfJobs(db: Tx, jobIds: string[]): Promise<Map<st
     }
   }
   const rows = await db.$queryRaw<(Row & { job_id: string })[]>`
-    WITH bounds AS (SELECT job_id, min(k) AS first_k, max(k) AS last_k FROM (${mine}) m GROUP BY job_id)
-    SELECT b.job_id, t.lane,
-      sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining,
-      sum(1 - t.progress)::float8 AS tasks_left,
+    WITH bounds AS (
+      SELECT job_id, min(k) AS first_k, max(k) AS last_k, (array_agg(lane ORDER BY k DESC))[1] = 'fast' AS last_fast
+      FROM (${mine}) m GROUP BY job_id)
+    SELECT b.job_id, ${WORK_LANE} AS lane, ${workLeft(Prisma.sql`b.last_fast`)},
       -- Before the job's first task nothing is the job's own.
       count(*) FILTER (WHERE ${ORDER_KEY} < b.first_k) AS ahead
     FROM bounds b JOIN transcription_tasks t ON t.status IN ('queued', 'running') AND ${ORDER_KEY} < b.last_k
-    GROUP BY b.job_id, t.lane`;
+    GROUP BY 1, 2`;
   // Standard jobs are scheduled task by task over the tasks nearest below their last one:
   // one window of the queue covers every job of the page.
   const lastKeys = [...jobs.values()].filter((j) => j.last.lane === 'standard').map((j) => j.last.k);
   const detail = lastKeys.length
     ? await db.$queryRaw<(DetailRow & { id: string; k: bigint })[]>`
         SELECT t.id, t.audio_seconds, t.progress, false AS mine, ${ORDER_KEY} AS k FROM transcription_tasks t
-        WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b > a ? b : a))}
+        WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b > a ? b : a))}
           AND ${ORDER_KEY} >= coalesce((
             SELECT ${ORDER_KEY} FROM transcription_tasks t
-            WHERE t.status IN ('queued', 'running') AND t.lane = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b < a ? b : a))}
+            WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard' AND ${ORDER_KEY} <= ${lastKeys.reduce((a, b) => (b < a ? b : a))}
             ORDER BY ${ORDER_KEY} DESC OFFSET ${DETAILED_TASKS - 1} LIMIT 1), -1)
         ORDER BY ${ORDER_KEY}`
     : [];
@@ -136,10 +158,10 @@ function bulkBefore(total: LaneWork, detailed: ScheduledTask[]): LaneWork {
  */
 export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Promise<QueueAhead> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT t.lane, sum(t.audio_seconds * (1 - t.progress))::float8 AS remaining, sum(1 - t.progress)::float8 AS tasks_left, count(*) AS ahead
+    SELECT ${WORK_LANE} AS lane, ${workLeft(Prisma.sql`${lane}::text = 'fast'`)}, count(*) AS ahead
     FROM transcription_tasks t
     WHERE t.status IN ('queued', 'running') AND (t.status = 'running' OR t.lane = 'fast' OR ${lane} = 'standard')
-    GROUP BY t.lane`;
+    GROUP BY 1`;
   const lastAudio = added.at(-1);
   const others = { audio: added.slice(0, -1).reduce((n, x) => n + x, 0), tasks: Math.max(0, added.length - 1) };
   const summed = sumByLane(rows, { ...NO_WORK, [lane]: others });
@@ -149,7 +171,7 @@ export async function queueAheadOfNew(db: Tx, lane: Lane, added: number[]): Prom
   const mine = added.slice(-DETAILED_TASKS).map((a) => ({ remaining: a, audioSeconds: a, mine: true }));
   const detail = await db.$queryRaw<DetailRow[]>`
     SELECT t.audio_seconds, t.progress, false AS mine FROM transcription_tasks t
-    WHERE t.status IN ('queued', 'running') AND t.lane = 'standard'
+    WHERE t.status IN ('queued', 'running') AND ${WORK_LANE} = 'standard'
     ORDER BY ${ORDER_KEY} DESC LIMIT ${Math.max(0, DETAILED_TASKS - mine.length)}`;
   const theirs = detail.reverse().map(scheduled);
   // New episodes beyond the detail (a request of hundreds) stay in the bulk, drained first:
