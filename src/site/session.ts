@@ -7,6 +7,7 @@ import type { RestEnv } from '../rest/env.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { fromAnotherOrigin } from './cross-site.js';
 import { formRefused } from './form-refused.js';
+import type { PageChrome } from './layout.js';
 import { errorPage } from './pages/error-page.js';
 import { readForm } from './read-form.js';
 
@@ -82,6 +83,12 @@ function signInFor(c: Context<RestEnv>) {
   return c.redirect(`/signin?next=${encodeURIComponent(page.startsWith('/account/') ? '/account' : page)}`, 303);
 }
 
+/** A spent daily allowance, as a page: when it comes back (`Retry-After`, as the API's 429 says) and that nothing was done. */
+export function allowanceSpent(c: Context<RestEnv>, err: DomainError, chrome: PageChrome) {
+  if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
+  return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
+}
+
 /**
  * A website action is admitted through the door as the operation it
  * performs, with the session as its credential: it counts one request
@@ -99,10 +106,7 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
     // Refused, yet still signed in: the page's navigation says so.
     const chrome = { signedIn: true, csrf: csrfToken(c) };
-    if (err?.code === 'rate_limited') {
-      if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
-      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
-    }
+    if (err?.code === 'rate_limited') return allowanceSpent(c, err, chrome);
     if (err) return c.html(errorPage(400, 'That did not work', err.message, chrome), 400);
     c.set('actor', admission.actor!);
     await next();

@@ -29,7 +29,7 @@ import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
-import { admitAction, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { admitAction, allowanceSpent, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
 import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
@@ -81,6 +81,7 @@ function failedPage(c: C, err: unknown, actor: Actor | null) {
   if (!(err instanceof DomainError)) throw err;
   if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message, chrome(c, actor)), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
+  if (err.code === 'rate_limited') return allowanceSpent(c, err, chrome(c, actor));
   const status = errorStatus[err.code] as ContentfulStatusCode;
   return c.html(errorPage(status, 'That did not work', err.message, chrome(c, actor)), status);
 }
