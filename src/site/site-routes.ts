@@ -8,11 +8,8 @@ import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { DomainError, errorStatus } from '../core/errors.js';
 import type { JobView } from '../core/jobs/job-view.js';
 import type { RestEnv } from '../rest/env.js';
-import { accountJs } from './assets/account-js.js';
-import { episodeJs } from './assets/episode-js.js';
-import { formsJs } from './assets/forms-js.js';
-import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
+import { registerAssetRoutes } from './asset-routes.js';
 import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
 import { fromAnotherOrigin } from './cross-site.js';
@@ -33,8 +30,6 @@ import { admitAction, allowanceSpent, csrfToken, requireCsrf, sessionToken, setC
 import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
-
-const JS = 'text/javascript; charset=utf-8';
 
 function chrome(c: C, actor: Actor | null): PageChrome {
   return { signedIn: actor !== null, csrf: actor ? csrfToken(c) : '' };
@@ -117,10 +112,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   const openapiJson = JSON.stringify(docs.openapi);
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));
-  app.get('/assets/site.css', (c) => c.body(siteCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/forms.js', (c) => c.body(formsJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
+  registerAssetRoutes(app);
   registerDocsPages(app);
   registerArtworkRoute(app);
   registerSampleAudioRoute(app);
