@@ -11,18 +11,19 @@ import type { PageChrome } from './layout.js';
 import { errorPage } from './pages/error-page.js';
 import { readForm } from './read-form.js';
 
-/** The website's sign-in cookie. */
-export const SESSION_COOKIE = 'podtext_session';
-
-/** Whether cookies must be Secure: the site is served over https. */
-let secureCookies = false;
-export function setCookieSecurity(siteUrl: string): void {
-  secureCookies = siteUrl.startsWith('https:');
+/**
+ * The website's sign-in cookie. On https it is Secure and `__Host-`: a
+ * sibling subdomain can then neither plant a session of its choosing (its
+ * own account, which the visitor would act as) nor overwrite this one.
+ */
+function sessionCookie(c: Context<RestEnv>): { name: string; secure: boolean } {
+  const secure = c.get('services').links.site.startsWith('https:');
+  return { name: secure ? '__Host-podtext_session' : 'podtext_session', secure };
 }
 
 /** The session token this browser sent, if any. */
 export function sessionToken(c: Context<RestEnv>): string | null {
-  return getCookie(c, SESSION_COOKIE) ?? null;
+  return getCookie(c, sessionCookie(c).name) ?? null;
 }
 
 /**
@@ -51,14 +52,16 @@ export function csrfToken(c: Context<RestEnv>): string {
 /** Opens a session for `key` and hands this browser its cookie. @returns the new session's CSRF token. */
 export async function signIn(c: Context<RestEnv>, key: string): Promise<string> {
   const s = await c.get('services').sessions.create(key);
-  setCookie(c, SESSION_COOKIE, s.token, { httpOnly: true, sameSite: 'Lax', secure: secureCookies, path: '/', expires: s.expiresAt });
+  const { name, secure } = sessionCookie(c);
+  setCookie(c, name, s.token, { httpOnly: true, sameSite: 'Lax', secure, path: '/', expires: s.expiresAt });
   return s.csrf;
 }
 
 export async function signOut(c: Context<RestEnv>): Promise<void> {
   const token = sessionToken(c);
   if (token) await c.get('services').sessions.revoke(token);
-  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies });
+  const { name, secure } = sessionCookie(c);
+  deleteCookie(c, name, { path: '/', secure });
 }
 
 /**

@@ -26,7 +26,7 @@ import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
-import { admitAction, allowanceSpent, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { admitAction, allowanceSpent, csrfToken, requireCsrf, sessionToken, signIn, signOut, siteActor } from './session.js';
 import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
@@ -105,8 +105,7 @@ function jobEvent(j: JobView) {
 
 /** The website: pages, /openapi.json and /llms.txt (generated once at start). */
 /** `stopping` aborts when the server begins to shut down: open live streams end then, not at the grace period's end. */
-export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string, stopping?: AbortSignal): void {
-  setCookieSecurity(siteUrl);
+export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, stopping?: AbortSignal): void {
   app.use('*', pageHeaders);
   app.use('*', formLimit);
   const openapiJson = JSON.stringify(docs.openapi);
