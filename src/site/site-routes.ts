@@ -364,7 +364,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/account/jobs/events', async (c) => {
     const actor = await siteActor(c);
     if (!actor) return c.text('Signed out', 401);
-    const { jobs, keyRetirement } = c.get('services');
+    const { accounts, jobs, keyRetirement } = c.get('services');
     const retirement = keyRetirement.watch(actor);
     let changes: AsyncIterableIterator<JobView>;
     try {
@@ -382,7 +382,9 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         if (stopping?.aborted) return end();
         for await (const job of changes) {
           if (stream.aborted || (await siteActor(c))?.accountId !== actor.accountId) break;
-          await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
+          // The balance with it: a job charges when asked and refunds what it could not transcribe.
+          const { credits } = await accounts.me(actor);
+          await stream.writeSSE({ event: 'job', data: JSON.stringify({ ...jobEvent(job), credits }) });
         }
       } finally {
         stopping?.removeEventListener('abort', end);
