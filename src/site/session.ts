@@ -6,7 +6,7 @@ import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { fromAnotherOrigin } from './cross-site.js';
-import { formRefused } from './form-refused.js';
+import { formPage, formRefused } from './form-refused.js';
 import type { PageChrome } from './layout.js';
 import { errorPage } from './pages/error-page.js';
 import { readForm } from './read-form.js';
@@ -76,14 +76,17 @@ export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   const token = sessionToken(c);
   const form = await readForm(c);
   const given = typeof form.csrf === 'string' ? form.csrf : null;
-  if (!token || !c.get('services').sessions.checkCsrf(token, given)) return formRefused(c);
+  if (!token || !c.get('services').sessions.checkCsrf(token, given)) {
+    // A stale form of a browser still signed in (a reload of an old answer): it keeps Account and Sign out.
+    const signedIn = (await siteActor(c)) !== null;
+    return formRefused(c, { signedIn, csrf: signedIn ? csrfToken(c) : '' });
+  }
   await next();
 };
 
 /** Where a refused or signed-out action sends the browser: the page the form was on, never another site. */
 function signInFor(c: Context<RestEnv>) {
-  const page = c.req.path.replace(/\/(unlock|transcribe)$/, '');
-  return c.redirect(`/signin?next=${encodeURIComponent(page.startsWith('/account/') ? '/account' : page)}`, 303);
+  return c.redirect(`/signin?next=${encodeURIComponent(formPage(c.req.path))}`, 303);
 }
 
 /** A spent daily allowance, as a page: when it comes back (`Retry-After`, as the API's 429 says) and that nothing was done. */

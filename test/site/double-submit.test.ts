@@ -87,4 +87,21 @@ describe('a form button clicked twice on a slow connection', () => {
     await page.click('form[action="/account/webhook-secret/rotate"] button');
     await page.waitForURL('**/account?done=secret');
   });
+
+  it('reloading the page a rotation answered with is refused with a way back to the account, not a request to reload again', async () => {
+    const a = await t.account({ credits: 1 });
+    const page = await signedIn(a.key);
+    await page.click('#rotate');
+    await page.waitForSelector('#api-key');
+    // The reload posts the form again, with the token of the session the rotation replaced: refused, nothing done.
+    const again = await page.reload();
+    expect(again!.status()).toBe(403);
+    const message = await page.locator('.error-box').textContent();
+    expect(message).toContain('nothing was done');
+    expect(message).not.toContain('reload');
+    // Still signed in, and one click from the page the form was on.
+    expect(await page.locator('header.top a[href="/account"]').count()).toBe(1);
+    await page.click('main a:text("Open the page again")');
+    await page.waitForURL('**/account');
+  });
 });
