@@ -89,6 +89,6 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   app.all('/graphql', graphqlWrongMethod(services.door, new URL(options.siteUrl).origin));
 
   const openapi = openApiDocument(api, options.siteUrl);
-  registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, options.siteUrl, ops?.draining);
+  registerSiteRoutes(app, { openapi, llms: llmsText(openapi, options.siteUrl) }, ops?.draining);
   return { app, yoga };
 }

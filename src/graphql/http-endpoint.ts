@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie } from 'hono/cookie';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Credentials } from '../core/door/credentials.js';
 import type { Door } from '../core/door/door.js';
@@ -8,7 +7,7 @@ import { type ErrorCode, errorStatus } from '../core/errors.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import type { RestEnv } from '../rest/env.js';
 import { bodyUnread, requestCredentials } from '../rest/request-credentials.js';
-import { SESSION_COOKIE } from '../site/session.js';
+import { sessionToken } from '../site/session.js';
 import type { ContextSlot, PodtextYoga } from './yoga.js';
 
 /**
@@ -25,7 +24,7 @@ function sameSite(c: Context<RestEnv>, siteOrigin: string): boolean {
 /** Who calls: the key in a header, or the website's session from its own pages. */
 function graphqlCredentials(c: Context<RestEnv>, siteOrigin: string): Credentials {
   const credentials: Credentials = requestCredentials(c);
-  const session = getCookie(c, SESSION_COOKIE);
+  const session = sessionToken(c);
   return session && sameSite(c, siteOrigin) ? { ...credentials, session } : credentials;
 }
 

@@ -7,7 +7,7 @@ export interface PageChrome {
   /** Signed in: shows Account and Sign out (with the CSRF token). */
   signedIn?: boolean;
   csrf?: string;
-  /** Extra scripts served by Podtext, by path. */
+  /** Scripts served by Podtext, by path, after the one every page has (forms.js: a form is sent once). */
   scripts?: string[];
 }
 
@@ -35,6 +35,6 @@ ${chrome.signedIn
 ${body}
 </main>
 <footer>Podtext: open-source podcast transcripts. <a href="/openapi.json">openapi.json</a> · <a href="/llms.txt">llms.txt</a></footer>
-${(chrome.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
+${['/assets/forms.js', ...(chrome.scripts ?? [])].map((s) => html`<script src="${s}" defer></script>`)}
 </body></html>`;
 }

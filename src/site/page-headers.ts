@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import type { RestEnv } from '../rest/env.js';
-import { SESSION_COOKIE } from './session.js';
+import { sessionToken } from './session.js';
 
 /**
  * The site's own pages load only their own scripts, styles and images; the
@@ -36,7 +35,7 @@ export const pageHeaders: MiddlewareHandler<RestEnv> = async (c, next) => {
   const headers = c.res.headers;
   const type = headers.get('content-type') ?? '';
   const page = type.startsWith('text/html');
-  if (getCookie(c, SESSION_COOKIE) && (page || headers.has('content-disposition'))) headers.set('cache-control', 'private, no-store');
+  if (sessionToken(c) && (page || headers.has('content-disposition'))) headers.set('cache-control', 'private, no-store');
   if (!page) return;
   headers.set('content-security-policy', TOOL_PATHS.has(c.req.path) ? TOOL_PAGES : OWN_PAGES);
   headers.set('x-frame-options', 'DENY');

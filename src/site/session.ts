@@ -6,22 +6,24 @@ import { DomainError } from '../core/errors.js';
 import type { RestEnv } from '../rest/env.js';
 import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { fromAnotherOrigin } from './cross-site.js';
-import { formRefused } from './form-refused.js';
+import { formPage, formRefused } from './form-refused.js';
+import type { PageChrome } from './layout.js';
 import { errorPage } from './pages/error-page.js';
 import { readForm } from './read-form.js';
 
-/** The website's sign-in cookie. */
-export const SESSION_COOKIE = 'podtext_session';
-
-/** Whether cookies must be Secure: the site is served over https. */
-let secureCookies = false;
-export function setCookieSecurity(siteUrl: string): void {
-  secureCookies = siteUrl.startsWith('https:');
+/**
+ * The website's sign-in cookie. On https it is Secure and `__Host-`: a
+ * sibling subdomain can then neither plant a session of its choosing (its
+ * own account, which the visitor would act as) nor overwrite this one.
+ */
+function sessionCookie(c: Context<RestEnv>): { name: string; secure: boolean } {
+  const secure = c.get('services').links.site.startsWith('https:');
+  return { name: secure ? '__Host-podtext_session' : 'podtext_session', secure };
 }
 
 /** The session token this browser sent, if any. */
 export function sessionToken(c: Context<RestEnv>): string | null {
-  return getCookie(c, SESSION_COOKIE) ?? null;
+  return getCookie(c, sessionCookie(c).name) ?? null;
 }
 
 /**
@@ -50,14 +52,16 @@ export function csrfToken(c: Context<RestEnv>): string {
 /** Opens a session for `key` and hands this browser its cookie. @returns the new session's CSRF token. */
 export async function signIn(c: Context<RestEnv>, key: string): Promise<string> {
   const s = await c.get('services').sessions.create(key);
-  setCookie(c, SESSION_COOKIE, s.token, { httpOnly: true, sameSite: 'Lax', secure: secureCookies, path: '/', expires: s.expiresAt });
+  const { name, secure } = sessionCookie(c);
+  setCookie(c, name, s.token, { httpOnly: true, sameSite: 'Lax', secure, path: '/', expires: s.expiresAt });
   return s.csrf;
 }
 
 export async function signOut(c: Context<RestEnv>): Promise<void> {
   const token = sessionToken(c);
   if (token) await c.get('services').sessions.revoke(token);
-  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: secureCookies });
+  const { name, secure } = sessionCookie(c);
+  deleteCookie(c, name, { path: '/', secure });
 }
 
 /**
@@ -72,14 +76,23 @@ export const requireCsrf: MiddlewareHandler<RestEnv> = async (c, next) => {
   const token = sessionToken(c);
   const form = await readForm(c);
   const given = typeof form.csrf === 'string' ? form.csrf : null;
-  if (!token || !c.get('services').sessions.checkCsrf(token, given)) return formRefused(c);
+  if (!token || !c.get('services').sessions.checkCsrf(token, given)) {
+    // A stale form of a browser still signed in (a reload of an old answer): it keeps Account and Sign out.
+    const signedIn = (await siteActor(c)) !== null;
+    return formRefused(c, { signedIn, csrf: signedIn ? csrfToken(c) : '' });
+  }
   await next();
 };
 
 /** Where a refused or signed-out action sends the browser: the page the form was on, never another site. */
 function signInFor(c: Context<RestEnv>) {
-  const page = c.req.path.replace(/\/(unlock|transcribe)$/, '');
-  return c.redirect(`/signin?next=${encodeURIComponent(page.startsWith('/account/') ? '/account' : page)}`, 303);
+  return c.redirect(`/signin?next=${encodeURIComponent(formPage(c.req.path))}`, 303);
+}
+
+/** A spent daily allowance, as a page: when it comes back (`Retry-After`, as the API's 429 says) and that nothing was done. */
+export function allowanceSpent(c: Context<RestEnv>, err: DomainError, chrome: PageChrome) {
+  if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
+  return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
 }
 
 /**
@@ -99,10 +112,7 @@ export function admitAction(operation: OperationName): MiddlewareHandler<RestEnv
     if (err?.code === 'unauthorized' || (!err && !admission.actor)) return signInFor(c);
     // Refused, yet still signed in: the page's navigation says so.
     const chrome = { signedIn: true, csrf: csrfToken(c) };
-    if (err?.code === 'rate_limited') {
-      if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
-      return c.html(errorPage(429, 'Daily request allowance spent', `${err.message} Nothing was done and no credits were spent. A higher plan has a larger allowance.`, chrome), 429);
-    }
+    if (err?.code === 'rate_limited') return allowanceSpent(c, err, chrome);
     if (err) return c.html(errorPage(400, 'That did not work', err.message, chrome), 400);
     c.set('actor', admission.actor!);
     await next();

@@ -8,10 +8,8 @@ import { stampRateLimit } from '../wire/rate-limit-stamps.js';
 import { DomainError, errorStatus } from '../core/errors.js';
 import type { JobView } from '../core/jobs/job-view.js';
 import type { RestEnv } from '../rest/env.js';
-import { accountJs } from './assets/account-js.js';
-import { episodeJs } from './assets/episode-js.js';
-import { siteCss } from './assets/site-css.js';
 import { registerArtworkRoute } from './artwork-route.js';
+import { registerAssetRoutes } from './asset-routes.js';
 import { registerSampleAudioRoute } from './sample-audio-route.js';
 import { registerDocsPages } from './docs-pages.js';
 import { fromAnotherOrigin } from './cross-site.js';
@@ -28,12 +26,10 @@ import { stamp } from './pages/format.js';
 import { homePage } from './pages/home-page.js';
 import { showPage } from './pages/show-page.js';
 import { signinPage } from './pages/signin-page.js';
-import { admitAction, csrfToken, requireCsrf, sessionToken, setCookieSecurity, signIn, signOut, siteActor } from './session.js';
+import { admitAction, allowanceSpent, csrfToken, requireCsrf, sessionToken, signIn, signOut, siteActor } from './session.js';
 import { readForm } from './read-form.js';
 
 type C = Context<RestEnv>;
-
-const JS = 'text/javascript; charset=utf-8';
 
 function chrome(c: C, actor: Actor | null): PageChrome {
   return { signedIn: actor !== null, csrf: actor ? csrfToken(c) : '' };
@@ -80,6 +76,7 @@ function failedPage(c: C, err: unknown, actor: Actor | null) {
   if (!(err instanceof DomainError)) throw err;
   if (err.code === 'not_found' || (err.code === 'invalid_request' && c.req.method === 'GET')) return c.html(errorPage(404, 'Not found', err.message, chrome(c, actor)), 404);
   if (err.code === 'unauthorized') return toSignIn(c);
+  if (err.code === 'rate_limited') return allowanceSpent(c, err, chrome(c, actor));
   const status = errorStatus[err.code] as ContentfulStatusCode;
   return c.html(errorPage(status, 'That did not work', err.message, chrome(c, actor)), status);
 }
@@ -108,16 +105,13 @@ function jobEvent(j: JobView) {
 
 /** The website: pages, /openapi.json and /llms.txt (generated once at start). */
 /** `stopping` aborts when the server begins to shut down: open live streams end then, not at the grace period's end. */
-export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, siteUrl: string, stopping?: AbortSignal): void {
-  setCookieSecurity(siteUrl);
+export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown; llms: string }, stopping?: AbortSignal): void {
   app.use('*', pageHeaders);
   app.use('*', formLimit);
   const openapiJson = JSON.stringify(docs.openapi);
   app.get('/openapi.json', (c) => c.body(openapiJson, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get('/llms.txt', (c) => c.text(docs.llms));
-  app.get('/assets/site.css', (c) => c.body(siteCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/episode.js', (c) => c.body(episodeJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
-  app.get('/assets/account.js', (c) => c.body(accountJs, 200, { 'content-type': JS, 'cache-control': 'public, max-age=300' }));
+  registerAssetRoutes(app);
   registerDocsPages(app);
   registerArtworkRoute(app);
   registerSampleAudioRoute(app);
@@ -370,7 +364,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/account/jobs/events', async (c) => {
     const actor = await siteActor(c);
     if (!actor) return c.text('Signed out', 401);
-    const { jobs, keyRetirement } = c.get('services');
+    const { accounts, jobs, keyRetirement } = c.get('services');
     const retirement = keyRetirement.watch(actor);
     let changes: AsyncIterableIterator<JobView>;
     try {
@@ -388,7 +382,9 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
         if (stopping?.aborted) return end();
         for await (const job of changes) {
           if (stream.aborted || (await siteActor(c))?.accountId !== actor.accountId) break;
-          await stream.writeSSE({ event: 'job', data: JSON.stringify(jobEvent(job)) });
+          // The balance with it: a job charges when asked and refunds what it could not transcribe.
+          const { credits } = await accounts.me(actor);
+          await stream.writeSSE({ event: 'job', data: JSON.stringify({ ...jobEvent(job), credits }) });
         }
       } finally {
         stopping?.removeEventListener('abort', end);

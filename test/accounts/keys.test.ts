@@ -41,6 +41,22 @@ describe('keys', () => {
     expect((await t.gql('{ me { credits } }', {}, a.key)).body.errors?.[0]?.extensions?.code).toBe('unauthorized');
   });
 
+  it('rotations sent at once with one key: one key comes back, and it works; the others are refused as retired', async () => {
+    const a = await t.account({ credits: 3 });
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(200);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => t.api('POST', '/key/rotate', { key: a.key })));
+    const issued: string[] = [];
+    for (const res of answers) {
+      const body = (await res.json()) as { key?: string; error?: { code: string } };
+      if (res.status === 200) issued.push(body.key!);
+      else expect([res.status, body.error?.code]).toEqual([401, 'unauthorized']);
+    }
+    // Every key handed out must be one the client can use: never a key a rotation beside it already retired.
+    expect(issued).toHaveLength(1);
+    expect((await t.api('GET', '/me', { key: issued[0] })).status).toBe(200);
+    expect((await t.api('GET', '/me', { key: a.key })).status).toBe(401);
+  });
+
   it('billing portal: 400 for a key that never subscribed', async () => {
     const a = await t.account();
     const res = await t.api('POST', '/billing/portal', { key: a.key });

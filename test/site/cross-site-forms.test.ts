@@ -269,7 +269,7 @@ describe('forms posted from another site', () => {
       }
     });
 
-    it('on https the form cookie is __Host- (no sibling subdomain can plant one), and signs in', async () => {
+    it('on https the form and session cookies are __Host- (no sibling subdomain can plant one), and sign in', async () => {
       const secure = await startTestPodtext({ env: { SITE_URL: 'https://podtext.test' } });
       try {
         const a = await secure.account();
@@ -282,6 +282,13 @@ describe('forms posted from another site', () => {
         const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://podtext.test', 'sec-fetch-site': 'same-origin' };
         const signedIn = await secure.request('/signin', { method: 'POST', body, headers: { ...headers, cookie: set.split(';')[0]! } });
         expect(signedIn.status).toBe(303);
+        const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-podtext_session='))!;
+        expect(session).toMatch(/; Path=\/;.*HttpOnly; Secure; SameSite=Lax$/);
+        expect(session).not.toMatch(/Domain=/i);
+        expect((await secure.request('/account', { headers: { cookie: session.split(';')[0]! } })).status).toBe(200);
+        // A session cookie under the plain name, as a sibling subdomain could set for the whole domain, signs no one in.
+        const planted = await secure.request('/account', { headers: { cookie: session.split(';')[0]!.replace('__Host-', '') }, redirect: 'manual' });
+        expect(planted.headers.get('location')).toBe('/signin?next=%2Faccount');
         // The plain name does not count there.
         const plain = await secure.request('/signin', { method: 'POST', body, headers: { ...headers, cookie: set.split(';')[0]!.replace('__Host-', '') } });
         expect(plain.status).toBe(403);

@@ -48,6 +48,8 @@ describe('a job row on the account page whose episode could not be transcribed',
       // Asked again before it is done: this job waits on the first one's work and is charged nothing.
       const again = await postRequest(t, a.key, { episodes: [episode] });
       expect(again.body.credits_charged).toBe(0);
+      // The balance follows the jobs live too: charged when asked, given back when refunded.
+      await expect.poll(() => page.locator('#credits').textContent(), { timeout: 10_000 }).toBe('4');
       t.podtext.startWorkers();
       const job = await jobDone(t, a.key, r.body.job.id as string);
       expect(job.episodes[0]).toMatchObject({ status: 'failed', error: 'download: server answered 404' });
@@ -58,6 +60,7 @@ describe('a job row on the account page whose episode could not be transcribed',
       await expect.poll(() => row.locator('td').nth(1).textContent(), { timeout: 10_000 }).toBe('The lost episode not transcribed (download: server answered 404); refunded');
       expect(await row.locator('.status.failed').count()).toBe(1);
       expect(await row.locator('[data-status]').textContent()).toBe('done');
+      await expect.poll(() => page.locator('#credits').textContent(), { timeout: 10_000 }).toBe('5');
       // And as the page is drawn, with JavaScript or without.
       await page.reload();
       expect(await row.locator('td').nth(1).textContent()).toBe('The lost episode not transcribed (download: server answered 404); refunded');

@@ -88,4 +88,25 @@ describe('a signed-in browser', () => {
     expect(second.headers.get('location')).toBe('/');
     expect((await signOut({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
   });
+
+  it('is told a download refused for a spent daily allowance as an action is: when it comes back (Retry-After) and that nothing was spent', async () => {
+    const { cookie } = await signedIn();
+    const a = await t.account({ credits: 1 });
+    const signin = await t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key: a.key }).toString(), redirect: 'manual' });
+    const spent = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+    let left = Number((await t.api('GET', '/usage', { key: a.key })).headers.get('x-ratelimit-remaining'));
+    while (left > 0) {
+      const batch = Math.min(left, 50);
+      await Promise.all(Array.from({ length: batch }, () => t.api('GET', '/nothing-here', { key: a.key })));
+      left -= batch;
+    }
+    const res = await t.request(`/t/${sampleEpisode.transcriptId}/download/txt`, { headers: { cookie: spent } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const html = await res.text();
+    expect(html).toContain('<title>Daily request allowance spent · Podtext</title>');
+    expect(html).toContain('no credits were spent');
+    // Another account's allowance is its own.
+    expect((await t.request(`/t/${sampleEpisode.transcriptId}/download/txt`, { headers: { cookie } })).status).toBe(200);
+  });
 });

@@ -101,13 +101,17 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
     /**
      * Retires the calling key at once and issues a new one. Credits, plan and
      * unlocks belong to the account, so they move across by construction.
+     * Rotations sent at once with one key: the first retires it, the others
+     * are `unauthorized` (the key they came with is retired), so no caller is
+     * handed a key that a rotation beside it has already retired.
      */
     async rotate(actor: Actor): Promise<{ key: string }> {
       const key = generateKey();
       const revoked = await inTransaction(db, async (tx) => {
-        const old = await tx.$queryRaw<{ lookup_hash: string }[]>`
+        const old = await tx.$queryRaw<{ id: string; lookup_hash: string }[]>`
           UPDATE api_keys SET revoked_at = now()
-          WHERE account_id = ${actor.accountId}::uuid AND revoked_at IS NULL RETURNING lookup_hash`;
+          WHERE account_id = ${actor.accountId}::uuid AND revoked_at IS NULL RETURNING id, lookup_hash`;
+        if (!old.some((r) => r.id === actor.keyId)) throw new DomainError('unauthorized', 'API key retired: another rotation replaced it');
         await tx.apiKey.create({ data: { id: randomUUID(), accountId: actor.accountId, lookupHash: lookupHash(key), encryptedKey: box.seal(key) } });
         // A registration link still unspent would answer with the new key: whoever holds an old mail is shut out too.
         await tx.$executeRaw`

@@ -62,12 +62,16 @@ export function createJobService(deps: JobServiceDeps) {
   const views = createJobViews({ clock, links, options });
   const settle: SettleContext = { clock, links, outbox: deps.outbox, onJobDone: deps.onJobDone };
 
-  /** Publishes committed changes; a failing bus must not undo or fail what already committed. */
+  /**
+   * Publishes committed changes; a failing bus must not undo or fail what already committed.
+   * The accounts first: whoever reads a balance on hearing of a job (the account page's live
+   * rows) then reads it past the remembered one.
+   */
   async function afterCommit(changes: JobChange[], accounts: string[]): Promise<void> {
+    for (const a of new Set(accounts)) await deps.onAccountChanged(a).catch((err) => log.warn({ err }, 'account.changed not published'));
     for (const c of changes) {
       await bus.publish({ type: 'job.updated', accountId: c.accountId, jobId: c.jobId, status: c.status }).catch((err) => log.warn({ err, jobId: c.jobId }, 'job.updated not published'));
     }
-    for (const a of new Set(accounts)) await deps.onAccountChanged(a).catch((err) => log.warn({ err }, 'account.changed not published'));
     if (changes.some((c) => c.status === 'done')) deps.outbox.notify();
   }
 

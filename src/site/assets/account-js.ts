@@ -1,7 +1,7 @@
 /**
  * The account page's script, served at /assets/account.js: job rows follow
  * their jobs live over server-sent events (queued → processing → done) without
- * a reload.
+ * a reload, and the balance with them (charged, then refunded for what failed).
  */
 export const accountJs = `(() => {
 'use strict';
@@ -11,6 +11,8 @@ if (!table || !window.EventSource) return;
 const events = new EventSource('/account/jobs/events');
 events.addEventListener('job', (e) => {
   const job = JSON.parse(e.data);
+  const credits = document.getElementById('credits');
+  if (credits && typeof job.credits === 'number') { credits.textContent = String(job.credits); credits.dataset.credits = String(job.credits); }
   let row = table.querySelector('tr[data-job-id="' + job.id + '"]');
   if (!row) {
     row = document.createElement('tr');

@@ -1,6 +1,6 @@
 /** The site's one stylesheet, served at /assets/site.css. */
 export const siteCss = `
-:root{--ink:#1d2330;--muted:#586074;--line:#d9dce3;--bg:#fbfbfd;--card:#fff;--brand:#3b3fd8;--brand-ink:#fff;--hl:#ffe27a;--hit:#c7ecff;--ok:#1d7a3a;--warn:#8a5a00;--focus:#f0a500}
+:root{--ink:#1d2330;--muted:#586074;--line:#d9dce3;--bg:#fbfbfd;--card:#fff;--brand:#3b3fd8;--brand-ink:#fff;--hl:#ffe27a;--hit:#c7ecff;--ok:#1d7a3a;--warn:#8a5a00;--focus:#b35900;--focus-on-dark:#f0a500}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
 html:not(.js) .needs-js,html.js .no-js{display:none!important}
@@ -15,6 +15,7 @@ header.top nav{max-width:64rem;margin:0 auto;padding:.6rem 1rem;display:flex;gap
 header.top a{color:#fff;text-decoration:none}
 header.top a:hover{text-decoration:underline}
 header.top .brand{font-weight:700;font-size:1.15rem;margin-right:auto}
+header.top :focus-visible{outline-color:var(--focus-on-dark)}
 header.top form{margin:0}
 header.top button{background:none;border:1px solid #fff6;color:#fff;padding:.25rem .7rem;border-radius:4px;font:inherit;cursor:pointer}
 main{max-width:64rem;margin:0 auto;padding:1.5rem 1rem 3rem;overflow-wrap:anywhere}

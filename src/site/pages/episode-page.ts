@@ -62,7 +62,9 @@ ${turns(doc.segments).map((t) => {
 }
 
 function quoteView(d: EpisodePageData, chrome: PageChrome) {
-  if (d.status === 'processing') return html`<p class="notice" id="transcribing">This episode is being transcribed. The transcript appears here once it is done.</p>`;
+  if (d.status === 'processing') {
+    return html`<p class="notice" id="transcribing">This episode is being transcribed. <span class="needs-js">The transcript appears here once it is done.</span><span class="no-js">Reload this page once it is done.</span></p>`;
+  }
   if (!chrome.signedIn) return html`<p class="notice">No transcript yet. <a href="/signin?next=/t/${d.transcriptId}">Sign in</a> to have it transcribed.</p>`;
   if (!d.audioUrl) return html`<p class="notice">No transcript yet, and the feed gives no audio to transcribe.</p>`;
   const q = d.quote;
@@ -100,6 +102,6 @@ ${chrome.signedIn
   ? html`<form method="post" action="/t/${d.transcriptId}/unlock"><input type="hidden" name="csrf" value="${chrome.csrf}"><button data-action="unlock">Unlock for ${prices.unlock} credit</button></form>`
   : html`<p><a class="button" href="/signin?next=/t/${d.transcriptId}">Sign in to unlock</a></p>`}</section>`
     : quoteView(d, chrome)}`,
-    { ...chrome, scripts: d.doc ? ['/assets/episode.js'] : [] },
+    { ...chrome, scripts: d.doc ? ['/assets/episode.js'] : d.status === 'processing' ? ['/assets/episode-wait.js'] : [] },
   );
 }
