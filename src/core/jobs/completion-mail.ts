@@ -4,8 +4,9 @@ import type { JobDonePayload } from './job-done-payload.js';
 /**
  * The mail sent to the notify address when a job is done: a link to each
  * transcript, and a word on anything refunded.
+ * @param lateRefund a fast-lane premium came back because the job was late.
  */
-export function completionMail(to: string, job: JobDonePayload, refunded: number, late: boolean): OutgoingMail {
+export function completionMail(to: string, job: JobDonePayload, refunded: number, lateRefund: boolean): OutgoingMail {
   const ready = job.episodes.filter((e) => e.status === 'ready');
   const failed = job.episodes.filter((e) => e.status !== 'ready');
   const lines = [
@@ -22,7 +23,7 @@ export function completionMail(to: string, job: JobDonePayload, refunded: number
     for (const e of failed) lines.push(`  ${e.title} (${e.transcript_id})`);
     lines.push('');
   }
-  if (late) lines.push('The job finished later than the fast lane promised, so its premium was refunded.', '');
+  if (lateRefund) lines.push('The job finished later than the fast lane promised, so its premium was refunded.', '');
   if (refunded > 0) lines.push(`Credits refunded for this job: ${refunded}.`, '');
   lines.push(`Job status: ${job.poll_url}`, 'Transcripts are read with your API key: GET the transcript link with "Authorization: Bearer <key>".');
   return {

@@ -90,14 +90,20 @@ export async function finishJobs(tx: Tx, jobs: readonly LockedJob[], ctx: Settle
     }
     await tx.$executeRaw`UPDATE jobs SET status = 'done', finished_at = ${now}, started_at = COALESCE(started_at, ${now}) WHERE id = ${job.id}::uuid`;
     const late = isLate(job, now);
+    // The mail speaks of a premium refunded for lateness only when one is: an episode that
+    // failed or fell back had it back already, and one joined at no charge paid none.
+    let premiumBack = false;
     for (const e of episodes) {
-      if (late && e.premium_reference) await ledger.refund(tx, e.premium_reference, `Fast-lane premium refunded: job ${job.id} finished later than promised`);
+      if (late && e.premium_reference) {
+        const posted = await ledger.refund(tx, e.premium_reference, `Fast-lane premium refunded: job ${job.id} finished later than promised`);
+        premiumBack ||= posted !== null && !posted.duplicate;
+      }
       if (e.status === 'ready') await refundUnheardHours(tx, e);
     }
     const refunded = await tx.$queryRaw<{ n: bigint | null }[]>`
       SELECT sum(amount) AS n FROM ledger_entries WHERE account_id = ${job.account_id}::uuid AND kind = 'refund' AND reference LIKE ${`refund:job:${job.id}:%`}`;
     const payload = jobDonePayload(ctx.links, job.id, episodes.map((e) => ({ transcriptId: e.transcript_id, title: e.title, status: e.status })));
-    await ctx.outbox.enqueue(tx, completionMail(job.notify_email, payload, Number(refunded[0]?.n ?? 0), late));
+    await ctx.outbox.enqueue(tx, completionMail(job.notify_email, payload, Number(refunded[0]?.n ?? 0), premiumBack));
     if (job.webhook_url && ctx.onJobDone) {
       await ctx.onJobDone(tx, { jobId: job.id, accountId: job.account_id, webhookUrl: job.webhook_url, payload });
     }
