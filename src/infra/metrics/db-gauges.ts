@@ -2,6 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { deadline } from '../deadline.js';
 import { ledgerCreditReader } from './ledger-credits.js';
+import { fromZero } from './metrics.js';
 
 export interface DbGaugeSources {
   db: PrismaClient;
@@ -126,7 +127,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
   // first scrape began reading: read them from one process, do not sum.
   const readNewCredits = ledgerCreditReader(db);
   let reading: Promise<void> | null = null;
-  guarded(new Counter({
+  guarded(fromZero(new Counter({
     name: 'podtext_credits_total',
     help: 'Credits charged and refunded across the deployment, by kind (charge, refund) and reason (unlock, transcription, fast_premium, ai_search, other), read from the ledger.',
     labelNames: ['kind', 'reason'] as const,
@@ -139,7 +140,7 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
       reading ??= read().finally(() => (reading = null));
       await reading;
     },
-  }), 'keep');
+  }), ['charge', 'refund'].flatMap((kind) => ['unlock', 'transcription', 'fast_premium', 'ai_search', 'other'].map((reason) => ({ kind, reason })))), 'keep');
 
   new Gauge({
     name: 'podtext_search_index_shows',
