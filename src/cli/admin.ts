@@ -1,4 +1,4 @@
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { boot } from '../boot.js';
@@ -9,6 +9,24 @@ import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_USAGE, isCatalogCommand, runCatalogCommand } from './catalog-commands.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
+
+/**
+ * Writes `body` to `file` as one step: into a new file beside it, renamed over
+ * `file` once complete. A backup that fails midway (a full disk, a signal)
+ * leaves the previous one at `file` whole, and the file is always new, so
+ * readable by its owner only (the whole database: addresses, key hashes and
+ * sealed keys) even when it replaces one made with other permissions.
+ */
+async function writeWhole(file: string, body: Buffer): Promise<void> {
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
+  try {
+    await writeFile(partial, body, { mode: 0o600, flag: 'wx' });
+    await rename(partial, file);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+}
 
 const COMMANDS: Record<string, CommandSpec> = {
   'grant-credits': {
@@ -117,8 +135,7 @@ export async function runAdminCommand(config: Config, command: string, argv: str
         const file = args.file!;
         if (!podtext.db.dump) throw new Error('backup: this Podtext uses PostgreSQL (DATABASE_URL); back it up with pg_dump');
         const dump = Buffer.from(await (await podtext.db.dump()).arrayBuffer());
-        // The whole database: addresses, key hashes and sealed keys, which open with the secret kept beside it.
-        await writeFile(file, dump, { mode: 0o600 });
+        await writeWhole(file, dump);
         process.stdout.write(`Wrote ${file} (${dump.length} bytes). Keep $DATA_DIR/secret.key (or SECRET_KEY) with it.\n`);
         return 0;
       }

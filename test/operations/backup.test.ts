@@ -94,6 +94,19 @@ describe('backup and restore of a PGlite data directory', () => {
     expect((await t.api('POST', '/register/start', { body: { email: a.email } })).status).toBe(200);
   }, 240_000);
 
+  it('replaces an earlier backup with a new file, readable by its owner only', async () => {
+    const dataDir = await tempDir();
+    expect((await cli(dataDir, 'migrate')).code).toBe(0);
+    const file = path.join(await tempDir(), 'podtext.tar.gz');
+    await writeFile(file, 'the previous backup', { mode: 0o644 });
+    const backup = await cli(dataDir, 'backup', file);
+    expect(backup.stderr).toBe('');
+    expect((await stat(file)).size).toBeGreaterThan(100_000);
+    // The whole database: readable by its owner only, though the file it replaced was not.
+    expect((await stat(file)).mode & 0o077).toBe(0);
+    expect(await readdir(path.dirname(file))).toEqual(['podtext.tar.gz']);
+  }, 240_000);
+
   it('refuses to back up (or touch) a data directory that holds no database, creating nothing there', async () => {
     const typo = await tempDir();
     const file = path.join(await tempDir(), 'empty.tar.gz');

@@ -37,6 +37,17 @@ describe('GET /metrics', () => {
     expect(body.error.code).toBe('unauthorized');
   });
 
+  it('exposes the known series of its counters from the start, at 0, so the first event is an increase', async () => {
+    const s = await scrape();
+    for (const series of [
+      'podtext_mails_total{outcome="failed"}',
+      'podtext_webhook_attempts_total{outcome="failed",attempt="1"}',
+      'podtext_webhook_attempts_total{outcome="dropped",attempt="6"}',
+      'podtext_feed_refreshes_total{outcome="failed"}',
+      'podtext_credits_total{kind="refund",reason="ai_search"}',
+    ]) expect(s.get(series), series).toBe(0);
+  });
+
   it('counts known traffic by route template, status, GraphQL operation, metering and refusal', async () => {
     const before = await scrape();
     const a = await t.account({ credits: 5 });

@@ -1,6 +1,8 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import { deadline } from '../deadline.js';
+import { ledgerCreditReader } from './ledger-credits.js';
+import { fromZero } from './metrics.js';
 
 export interface DbGaugeSources {
   db: PrismaClient;
@@ -9,14 +11,6 @@ export interface DbGaugeSources {
   /** Connections of this process's PostgreSQL pool; absent on PGlite (one embedded session). */
   pool?: () => { total: number; idle: number; waiting: number };
 }
-
-/** A charge's (or its refund's) reason, from the ledger reference's shape (see ledger.ts and its callers). */
-const REASON = `CASE
-    WHEN ref LIKE 'unlock:%' THEN 'unlock'
-    WHEN ref LIKE 'job:%:premium' THEN 'fast_premium'
-    WHEN ref LIKE 'job:%' THEN 'transcription'
-    WHEN ref LIKE 'aisearch:%' THEN 'ai_search'
-    ELSE 'other' END`;
 
 /** Longest a scrape waits for the database. */
 const READ_TIMEOUT_MS = 2_000;
@@ -131,32 +125,22 @@ export function registerDbGauges(registry: Registry, sources: DbGaugeSources): v
   // back never happened). Each scrape adds the entries posted since the last
   // one, so the counters cover the whole deployment since this process's
   // first scrape began reading: read them from one process, do not sum.
-  let lastId: bigint = -1n;
+  const readNewCredits = ledgerCreditReader(db);
   let reading: Promise<void> | null = null;
-  guarded(new Counter({
+  guarded(fromZero(new Counter({
     name: 'podtext_credits_total',
     help: 'Credits charged and refunded across the deployment, by kind (charge, refund) and reason (unlock, transcription, fast_premium, ai_search, other), read from the ledger.',
     labelNames: ['kind', 'reason'] as const,
     registers,
     async collect() {
       const read = async () => {
-        const rows = await db.$queryRawUnsafe<{ kind: string; reason: string; credits: bigint; last: bigint }[]>(
-          `SELECT kind, ${REASON} AS reason, sum(abs(amount))::bigint AS credits, max(id) AS last
-           FROM (SELECT id, kind, amount, regexp_replace(reference, '^refund:', '') AS ref FROM ledger_entries
-                 WHERE kind IN ('charge', 'refund') AND id > $1::bigint) e
-           GROUP BY 1, 2`,
-          lastId,
-        );
-        for (const r of rows) {
-          this.inc({ kind: r.kind, reason: r.reason }, Number(r.credits));
-          if (BigInt(r.last) > lastId) lastId = BigInt(r.last);
-        }
+        for (const c of await readNewCredits()) this.inc({ kind: c.kind, reason: c.reason }, c.credits);
       };
       // One read at a time: two scrapes at once must not count an entry twice.
       reading ??= read().finally(() => (reading = null));
       await reading;
     },
-  }), 'keep');
+  }), ['charge', 'refund'].flatMap((kind) => ['unlock', 'transcription', 'fast_premium', 'ai_search', 'other'].map((reason) => ({ kind, reason })))), 'keep');
 
   new Gauge({
     name: 'podtext_search_index_shows',

@@ -2,6 +2,16 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { SeriesHistogram } from './series-histogram.js';
 
 /**
+ * Starts each of a counter's known series at 0. A series first exposed at 1
+ * is no increase to Prometheus' `rate()` and `increase()`: without this, the
+ * first failed webhook or mail after a start would never trip an alert.
+ */
+export function fromZero<T extends string>(counter: Counter<T>, series: Partial<Record<T, string>>[]): Counter<T> {
+  for (const labels of series) counter.inc(labels, 0);
+  return counter;
+}
+
+/**
  * Podtext's Prometheus metrics, one registry per running Podtext (several can
  * share a Node process in tests). Everything an operator graphs is named
  * here; the README's "Operating Podtext" section lists the same names.
@@ -63,24 +73,24 @@ export function createMetrics() {
       buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1200, 3600],
       registers,
     }),
-    webhookAttempts: new Counter({
+    webhookAttempts: fromZero(new Counter({
       name: 'podtext_webhook_attempts_total',
       help: 'Webhook delivery attempts, by outcome (delivered, failed, dropped) and attempt number (1–6; 6 means 6 or more).',
       labelNames: ['outcome', 'attempt'] as const,
       registers,
-    }),
-    mails: new Counter({
+    }), ['delivered', 'failed', 'dropped'].flatMap((outcome) => ['1', '2', '3', '4', '5', '6'].map((attempt) => ({ outcome, attempt })))),
+    mails: fromZero(new Counter({
       name: 'podtext_mails_total',
       help: 'Mails handed to SMTP (or written to the outbox directory), by outcome (sent, failed).',
       labelNames: ['outcome'] as const,
       registers,
-    }),
-    feedRefreshes: new Counter({
+    }), [{ outcome: 'sent' }, { outcome: 'failed' }]),
+    feedRefreshes: fromZero(new Counter({
       name: 'podtext_feed_refreshes_total',
       help: 'Scheduled feed reads, by outcome (updated, not_modified, failed).',
       labelNames: ['outcome'] as const,
       registers,
-    }),
+    }), [{ outcome: 'updated' }, { outcome: 'not_modified' }, { outcome: 'failed' }]),
   };
 }
 
