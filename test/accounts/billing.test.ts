@@ -226,6 +226,32 @@ describe('cycles and plan changes', () => {
     }
   });
 
+  it("a first purchase is no upgrade: a month-old Free account's subscription events before its paid invoice grant nothing", async () => {
+    bed.clock.set('2026-01-05T12:00:00Z');
+    try {
+      const a = await bed.t.account({ credits: 10 });
+      const { db, clock, accounts } = bed.t.podtext.services;
+      // A month on, Free's own cycle has started: the account's cycle allowance is Free's 10.
+      bed.clock.set('2026-02-06T12:00:00Z');
+      expect(await resetDueCycles(db, clock, accounts.changed)).toContain(a.accountId);
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'business' } });
+      const done = bed.stripe.completeCheckout(((await res.json()) as { url: string }).url.split('/').pop()!);
+      const [created, paid, completed] = done.events;
+      // Stripe sends an update right after the creation (the default payment method set); the paid invoice comes later.
+      const updated = bed.stripe.event('customer.subscription.updated', JSON.parse(created!.payload).data.object, { default_payment_method: null });
+      for (const r of await bed.stripe.sendAll([created!, updated])) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'business', credits: 10 });
+      const entries = await db.ledgerEntry.findMany({ where: { accountId: a.accountId, memo: { startsWith: 'Upgrade' } } });
+      expect(entries).toEqual([]);
+      await spend(a, 10, `spend:${a.accountId}:before-invoice`);
+      for (const r of await bed.stripe.sendAll([paid!, completed!])) expect(r.status).toBe(200);
+      // One payment, one allowance: 2000 credits, however the events were ordered.
+      expect(await me(a.key)).toMatchObject({ plan: 'business', credits: 2000 });
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
   it('an upgrade billed on the next invoice: its proration lines do not stop the renewal from starting the Pro cycle', async () => {
     for (const shape of ['current', 'legacy'] as const) {
       bed.stripe.shape = shape;

@@ -118,9 +118,13 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     const plan = effectivePlan(sub);
     await tx.account.update({ where: { id: accountId }, data: { plan, billingSubscriptionId: sub.id, billingStatus: sub.status } });
     // An upgrade applies now: the balance gets the allowance's difference for the part of the
-    // period left (what Stripe charges for the switch), once per plan and cycle.
+    // period left (what Stripe charges for the switch), once per plan and cycle. Only within a
+    // cycle this subscription's paid invoice started: before it (a first purchase whose invoice
+    // has not arrived, a renewal not yet paid) the allowance is another cycle's, and the
+    // invoice about to arrive sets the balance to the new plan's credits anyway.
     const allowance = plans[plan].monthlyCredits;
-    if (same && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
+    const ownCycle = acc.cycle_started_at.getTime() === sub.periodStart.getTime();
+    if (same && ownCycle && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
       const cycleKey = acc.cycle_started_at.toISOString();
       const left = periodLeft(sub, clock.now());
       const topUp = Math.round((allowance - acc.cycle_allowance) * left);
