@@ -4,7 +4,7 @@ import { resetDueCycles } from '../../src/core/accounts/billing-cycle.js';
 import { utcDay } from '../../src/core/clock.js';
 import * as ledger from '../../src/core/ledger.js';
 import { inTransaction } from '../../src/core/transaction.js';
-import { type BillingTestbed, startBillingTestbed } from '../support/billing.js';
+import { type BillingTestbed, STRIPE_TEST_PRICES, startBillingTestbed } from '../support/billing.js';
 import type { TestAccount } from '../support/podtext.js';
 import type { StripeShape } from '../support/stripe-standin.js';
 
@@ -249,6 +249,27 @@ describe('cycles and plan changes', () => {
       expect(await me(a.key)).toMatchObject({ plan: 'business', credits: 2000 });
     } finally {
       bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('a price change leaves subscribers on the earlier price: listed after the new one, they keep their plan and its renewals', async () => {
+    // The operator raised Plus's price: a new price sold first, the earlier one listed after it.
+    const priced = await startBillingTestbed({ env: { STRIPE_PRICE_PLUS: `${STRIPE_TEST_PRICES.plus},price_test_plus_2025` } });
+    try {
+      const a = await priced.t.account();
+      const { subscriptionId } = await priced.subscribe(a, 'plus');
+      const sub = priced.stripe.subscriptions.get(subscriptionId)!;
+      expect(sub.items.data[0].price.id).toBe(STRIPE_TEST_PRICES.plus);
+      // This subscriber bought before the change: Stripe keeps it on the earlier price.
+      sub.items.data[0].price = { ...sub.items.data[0].price, id: 'price_test_plus_2025' };
+      priced.clock.set(new Date(sub.items.data[0].current_period_end * 1000));
+      const renewal = priced.stripe.renew(subscriptionId);
+      for (const r of await priced.stripe.sendAll(renewal.events)) expect(r.status).toBe(200);
+      const res = await priced.t.api('GET', '/me', { key: a.key });
+      expect(await res.json()).toMatchObject({ plan: 'plus', credits: 120 });
+      expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
+    } finally {
+      await priced.close();
     }
   });
 

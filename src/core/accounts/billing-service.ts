@@ -115,6 +115,9 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     if (acc.billing_subscription_id && !same && TERMINAL_STATUSES.includes(sub.status)) return false;
     // A subscription never comes back from canceled: a stale read must not revive it.
     if (same && TERMINAL_STATUSES.includes(acc.billing_status ?? '') && !TERMINAL_STATUSES.includes(sub.status)) return false;
+    if (!sub.plan && PLAN_STATUSES.includes(sub.status)) {
+      log.error({ account: accountId, subscription: sub.id }, "billing: a live subscription's price is in none of STRIPE_PRICE_*; the account is treated as Free until its plan's list names that price");
+    }
     const plan = effectivePlan(sub);
     await tx.account.update({ where: { id: accountId }, data: { plan, billingSubscriptionId: sub.id, billingStatus: sub.status } });
     // An upgrade applies now: the balance gets the allowance's difference for the part of the

@@ -68,7 +68,8 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
     timeout: REQUEST_TIMEOUT_MS,
     telemetry: false,
   });
-  const planByPrice = new Map<string, PaidPlanName>(paidPlanNames.map((p) => [config.prices[p], p]));
+  // Subscriptions on a plan's earlier prices (a price change leaves them there) keep the plan.
+  const planByPrice = new Map<string, PaidPlanName>(paidPlanNames.flatMap((p) => [config.prices[p], ...config.earlierPrices[p]].map((price) => [price, p] as const)));
 
   function subscriptionState(sub: Stripe.Subscription): SubscriptionState {
     const raw = sub as unknown as Record<string, unknown>;
