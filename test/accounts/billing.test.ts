@@ -497,6 +497,27 @@ describe('billing portal', () => {
     expect(customers).toHaveLength(1);
   });
 
+  it('a price Stripe does not have refuses checkout as not configured (409) and leaves the customer alone', async () => {
+    const typo = await startBillingTestbed({ env: { STRIPE_PRICE_PRO: 'price_test_pro_typo' } });
+    try {
+      const a = await typo.t.account();
+      for (let i = 0; i < 2; i++) {
+        const res = await typo.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'pro' } });
+        expect(res.status).toBe(409);
+        expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'billing_not_configured', message: expect.stringContaining('STRIPE_PRICE_PRO') });
+      }
+      // One customer for the account, still linked: a missing price is not a customer deleted in Stripe.
+      const customers = [...typo.stripe.customers.values()].filter((c) => c.metadata.account_id === a.accountId);
+      expect(customers).toHaveLength(1);
+      const account = await typo.t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } });
+      expect(account.billingCustomerId).toBe(customers[0]!.id);
+      // The plans whose prices Stripe has still sell.
+      expect((await typo.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).status).toBe(200);
+    } finally {
+      await typo.close();
+    }
+  });
+
   it("an operator cannot set the plan of an account a live subscription pays for: Stripe would go on charging and put it back", async () => {
     const a = await bed.t.account();
     await bed.subscribe(a, 'plus');

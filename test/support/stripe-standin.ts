@@ -85,8 +85,9 @@ export async function startStripeStandin(options: StripeStandinOptions) {
   const state = { shape: 'current' as StripeShape, down: false, deliver: options.deliver };
   const now = () => Math.floor(options.clock.now().getTime() / 1000);
 
-  function missing(res: ServerResponse, what: string, id: string) {
-    send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param: 'id' } });
+  /** Stripe's answer for an object it does not have; `param` names the request parameter that named it. */
+  function missing(res: ServerResponse, what: string, id: string, param = 'id') {
+    send(res, param === 'id' ? 404 : 400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param } });
   }
   function send(res: ServerResponse, status: number, body: unknown) {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
@@ -137,9 +138,9 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     }
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (body.mode !== 'subscription') return send(res, 400, { error: { type: 'invalid_request_error', message: 'mode: expected subscription here', param: 'mode' } });
-      if (!customers.has(body.customer)) return missing(res, 'customer', body.customer);
+      if (!customers.has(body.customer)) return missing(res, 'customer', body.customer, 'customer');
       const price = body.line_items?.['0']?.price;
-      if (!prices.has(price)) return missing(res, 'price', price);
+      if (!prices.has(price)) return missing(res, 'price', price, 'line_items[0][price]');
       const id = newId('cs');
       const session = {
         id, object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', customer: body.customer,

@@ -298,7 +298,8 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         try {
           return { url: await open(customerId) };
         } catch (err) {
-          if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+          if (err instanceof DomainError && err.code === 'billing_not_configured') log.error({ account: account.id, plan, err: err.message }, 'billing: Stripe refused the checkout');
+          if (!(err instanceof DomainError && err.code === 'not_found' && err.details?.object === 'customer')) throw err;
           // The customer was deleted in Stripe (a dashboard clean-up, an erasure request): buying again makes a new one.
           log.warn({ account: account.id, customer: customerId }, 'billing: Stripe no longer has this customer; checkout makes a new one');
           return { url: await open(await linkCustomer(account.id, account.email, customerId)) };
@@ -322,7 +323,7 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         return { url: await provider.portalUrl(account.billingCustomerId, returnUrl) };
       } catch (err) {
         // The customer was deleted in Stripe's dashboard: nothing is billed any more.
-        if (err instanceof DomainError && err.code === 'not_found') {
+        if (err instanceof DomainError && err.code === 'not_found' && err.details?.object === 'customer') {
           throw new DomainError('not_subscribed', 'Stripe no longer has this account as a customer, so there is no billing portal to open.');
         }
         throw err;

@@ -33,15 +33,24 @@ function seconds(value: unknown): Date | null {
   return typeof value === 'number' ? new Date(value * 1000) : null;
 }
 
+/** Stripe saying the customer named does not exist (deleted in its dashboard), as opposed to another object. */
+function isMissingCustomer(e: { param?: string; message?: string }): boolean {
+  return e.param === 'customer' || /^No such customer\b/.test(e.message ?? '');
+}
+
 /** Stripe's answer as an error Podtext reports: a bad signature is the sender's fault, anything else is transient. */
 function translate(err: unknown): never {
   if (err instanceof DomainError) throw err;
   if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
     throw new DomainError('invalid_signature', 'Stripe-Signature: does not match this body and the webhook secret.');
   }
-  const e = err as { type?: string; statusCode?: number; code?: string; message?: string };
+  const e = err as { type?: string; statusCode?: number; code?: string; message?: string; param?: string };
   // Retrying cannot help when Stripe says the object does not exist (404, or 400 for a parameter naming it).
-  if (e.type === 'StripeInvalidRequestError' && (e.statusCode === 404 || e.code === 'resource_missing')) throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`);
+  // `object` says which: a missing customer (deleted in Stripe) is not a missing price (a configuration error).
+  if (e.type === 'StripeInvalidRequestError' && (e.statusCode === 404 || e.code === 'resource_missing')) {
+    const object = isMissingCustomer(e) ? 'customer' : (e.param ?? null);
+    throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`, { object });
+  }
   throw new DomainError('upstream_failed', `Stripe did not answer as expected (${e.type ?? 'error'}${e.statusCode ? ` ${e.statusCode}` : ''}); try again.`);
 }
 
@@ -121,6 +130,11 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
           subscription_data: { metadata: { account_id: accountId } },
           success_url: successUrl,
           cancel_url: cancelUrl,
+        }).catch((err: unknown) => {
+          // A price Stripe does not have (a typo, a test-mode price with a live key) is the operator's to fix; buying again cannot help.
+          const e = err as { code?: string; param?: string; message?: string };
+          if (e.code !== 'resource_missing' || isMissingCustomer(e)) throw err;
+          throw new DomainError('billing_not_configured', `Stripe has no price ${config.prices[plan]} for ${plan} (STRIPE_PRICE_${plan.toUpperCase()}): this plan cannot be bought here until the operator fixes it.`);
         });
         if (!session.url) throw new DomainError('upstream_failed', 'Stripe made a checkout session without a URL.');
         return session.url;
