@@ -296,6 +296,27 @@ describe('cycles and plan changes', () => {
     }
   });
 
+  it("a period anchored on the 31st ends where Stripe says (Feb 28 to Mar 31): /usage shows it, and Free's cycle starts then", async () => {
+    bed.clock.set('2026-01-31T12:00:00Z');
+    try {
+      const a = await bed.t.account();
+      const { subscriptionId } = await bed.subscribe(a, 'plus');
+      const item = () => bed.stripe.subscriptions.get(subscriptionId)!.items.data[0];
+      bed.clock.set(new Date(item().current_period_end * 1000));
+      for (const r of await bed.stripe.sendAll(bed.stripe.renew(subscriptionId).events)) expect(r.status).toBe(200);
+      const usage = async () => (await (await bed.t.api('GET', '/usage', { key: a.key })).json()) as { plan: string; cycle_started_at: string; cycle_ends_at: string };
+      expect(await usage()).toMatchObject({ plan: 'plus', cycle_started_at: '2026-02-28T12:00:00.000Z', cycle_ends_at: '2026-03-31T12:00:00.000Z' });
+      // Cancelled at period end, the subscription is deleted on Mar 31: Free's first cycle runs from there.
+      await bed.stripe.sendAll(bed.stripe.cancelAtPeriodEnd(subscriptionId));
+      bed.clock.set('2026-03-31T12:00:00Z');
+      for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+      expect(await usage()).toMatchObject({ plan: 'free', cycle_started_at: '2026-03-31T12:00:00.000Z', cycle_ends_at: '2026-04-30T12:00:00.000Z' });
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10 });
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
   it('cancel at period end keeps the plan until the subscription is deleted, then Free: 1000 requests and 10 credits from the next cycle', async () => {
     const a = await bed.t.account();
     const { subscriptionId } = await bed.subscribe(a, 'plus');

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
-import { cycleEnd } from '../../src/core/accounts/billing-cycle.js';
 import type { Clock } from '../../src/core/clock.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/stripe');
@@ -43,6 +42,18 @@ export interface StripeStandinOptions {
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
+
+/**
+ * The end of a monthly period starting at `start`, as Stripe bills it: the
+ * anchor's day of the month, or the month's last day when it is shorter, so a
+ * period anchored on the 31st runs Jan 31, Feb 28, Mar 31.
+ */
+function monthAfter(start: Date, anchor: Date): Date {
+  const year = start.getUTCFullYear();
+  const month = start.getUTCMonth() + 1;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(anchor.getUTCDate(), last), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()));
+}
 const newId = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
 
 /** Stripe's form encoding (`a[b][0][c]=v`) back into objects. */
@@ -285,7 +296,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
       if (session.status !== 'open') throw new Error(`stand-in: checkout session ${sessionId} is ${session.status}; it cannot be paid`);
       const start = options.clock.now();
-      const end = cycleEnd(start);
+      const end = monthAfter(start, start);
       const s: Obj = {
         ...clone(SUBSCRIPTION),
         id: newId('sub'), customer: session.customer, status: 'active', created: now(), start_date: now(), billing_cycle_anchor: now(),
@@ -315,7 +326,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       const item = s.items.data[0];
       const start = new Date(item.current_period_end * 1000);
       item.current_period_start = item.current_period_end;
-      item.current_period_end = Math.floor(cycleEnd(start).getTime() / 1000);
+      item.current_period_end = Math.floor(monthAfter(start, new Date(s.billing_cycle_anchor * 1000)).getTime() / 1000);
       const inv = newInvoice(s, 'subscription_cycle', paid ? 'paid' : 'open');
       // Stripe lists a switch's proration lines ahead of the new period's subscription line.
       inv.lines.data.unshift(...(pendingProrations.get(subscriptionId) ?? []).map((l) => prorationLine(inv.lines.data[0], l)));

@@ -8,7 +8,7 @@ import type { LedgerRow } from '../ledger.js';
 import { type PlanName, isPlanName, plans } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
 import type { Actor } from './actor.js';
-import { cycleEnd, startCycle } from './billing-cycle.js';
+import { accountCycleEnd, startCycle } from './billing-cycle.js';
 import { LIVE_SUBSCRIPTION_STATUSES } from './billing.js';
 import type { Metering } from './metering.js';
 
@@ -112,7 +112,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
         cycleCredits: plan.monthlyCredits,
         creditsRemaining: account.credits,
         cycleStartedAt: account.cycleStartedAt,
-        cycleEndsAt: cycleEnd(account.cycleStartedAt),
+        cycleEndsAt: accountCycleEnd(account),
         requestsToday,
         requestLimit: plan.dailyRequests,
         requestsRemaining: Math.max(0, plan.dailyRequests - requestsToday),

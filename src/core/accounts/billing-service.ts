@@ -155,7 +155,7 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     if (plan === 'free') return false;
     const acc = await tx.account.findUnique({ where: { id: accountId }, select: { billingSubscriptionId: true } });
     if (acc?.billingSubscriptionId !== sub.id) return false;
-    return startCycle(tx, accountId, plans[plan].monthlyCredits, invoice.id, sub.periodStart);
+    return startCycle(tx, accountId, plans[plan].monthlyCredits, invoice.id, sub.periodStart, sub.periodEnd > sub.periodStart ? sub.periodEnd : null);
   }
 
   /**
