@@ -448,6 +448,21 @@ describe('webhook receiver', () => {
     expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
   });
 
+  it('answers 502 well within the shutdown grace period while Stripe does not answer at all', async () => {
+    const a = await bed.t.account();
+    bed.stripe.hang = true;
+    try {
+      const started = Date.now();
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as ErrorBody).error.code).toBe('upstream_failed');
+      // SHUTDOWN_GRACE_SECONDS defaults to 25: a buyer is not kept waiting longer, nor is a restart held up.
+      expect(Date.now() - started).toBeLessThan(25_000);
+    } finally {
+      bed.stripe.hang = false;
+    }
+  }, 90_000);
+
   it('a signed body that is no Stripe event is refused with 400; an event about an object Stripe does not have is ignored', async () => {
     for (const payload of ['hello', 'null', '[]', '{"type":"invoice.paid","data":{"object":{"id":"in_nope"}}}']) {
       const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_test_podtext' });

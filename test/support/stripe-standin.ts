@@ -93,7 +93,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
   }
   /** Every API call the SDK made: `METHOD /v1/path` and its parsed body. */
   const requests: { method: string; path: string; body: Obj }[] = [];
-  const state = { shape: 'current' as StripeShape, down: false, deliver: options.deliver };
+  const state = { shape: 'current' as StripeShape, down: false, hang: false, deliver: options.deliver };
   const now = () => Math.floor(options.clock.now().getTime() / 1000);
 
   /** Stripe's answer for an object it does not have; `param` names the request parameter that named it. */
@@ -136,6 +136,8 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     requests.push({ method: req.method ?? 'GET', path: url.pathname, body });
     if (!/^Bearer sk_/.test(req.headers.authorization ?? '')) return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     if (state.down) return send(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    // Stripe not answering at all: the request stays open until the client gives up.
+    if (state.hang) return;
     const p = url.pathname.split('/').filter(Boolean);
 
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
@@ -274,6 +276,10 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     /** While true, every API call answers 500 (Stripe having a bad minute). */
     set down(value: boolean) {
       state.down = value;
+    },
+    /** While true, every API call is held unanswered (Stripe not answering). */
+    set hang(value: boolean) {
+      state.hang = value;
     },
     set deliver(fn: (body: string, signature: string) => Promise<Response>) {
       state.deliver = fn;

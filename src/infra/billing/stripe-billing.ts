@@ -4,8 +4,14 @@ import type { BillingEvent, BillingProvider, CheckoutState, InvoiceState, PaidPl
 import { paidPlanNames } from '../../core/accounts/billing.js';
 import { DomainError, invalid } from '../../core/errors.js';
 
-/** Milliseconds one Stripe request may take. Default: 20 s. */
-const REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * Milliseconds one Stripe request may take. Default: 10 s (Stripe answers in
+ * well under a second). With one retry, a Stripe that does not answer costs a
+ * buyer about 20 s before 502, inside SHUTDOWN_GRACE_SECONDS' default 25 s.
+ */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Attempts after the first for a request that failed in transit or with 5xx/429 (POSTs keep one idempotency key). Default: 1. */
+const NETWORK_RETRIES = 1;
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
@@ -73,7 +79,7 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
   const url = config.apiUrl ? new URL(config.apiUrl) : null;
   const stripe = new Stripe(config.secretKey, {
     ...(url ? { host: url.hostname, port: url.port || (url.protocol === 'http:' ? 80 : 443), protocol: url.protocol === 'http:' ? 'http' : 'https' } : {}),
-    maxNetworkRetries: 2,
+    maxNetworkRetries: NETWORK_RETRIES,
     timeout: REQUEST_TIMEOUT_MS,
     telemetry: false,
   });
