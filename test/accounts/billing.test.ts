@@ -40,6 +40,20 @@ async function setRequestsToday(accountId: string, count: number) {
     ON CONFLICT (account_id, day) DO UPDATE SET count = EXCLUDED.count`;
 }
 
+/** Signs in with the key, as a browser does, and reads the account page. */
+async function accountPage(key: string): Promise<{ html: string; session: string }> {
+  const signin = await bed.t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next: '/account' }).toString(), redirect: 'manual' });
+  const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+  const res = await bed.t.request('/account', { headers: { cookie: session } });
+  expect(res.status).toBe(200);
+  return { html: await res.text(), session };
+}
+
+/** The account page's payment notice, as text. */
+function noticeOf(html: string): string {
+  return (/<p[^>]*id="payment-notice"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').replace(/&#39;/g, "'");
+}
+
 describe('checkout', () => {
   it.each<StripeShape>(['current', 'legacy'])('buying Plus (%s Stripe shapes): the plan, 120 credits and 5000 requests a day at once', async (shape) => {
     bed.stripe.shape = shape;
@@ -393,16 +407,21 @@ describe('cycles and plan changes', () => {
     await spend(a, 100, `spend:${a.accountId}:dunning`);
     bed.clock.set(new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000));
     try {
+      expect((await accountPage(a.key)).html).not.toContain('id="payment-notice"');
       const failed = bed.stripe.renew(subscriptionId, false);
       for (const r of await bed.stripe.sendAll(failed.events)) expect(r.status).toBe(200);
       expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 20, limit: 5000 });
+      // The account page says why no credits arrived, and what to do.
+      expect(noticeOf((await accountPage(a.key)).html)).toMatch(/could not charge your card.*update your card with Manage billing/);
       await bed.stripe.sendAll(bed.stripe.markUnpaid(subscriptionId));
       // Unpaid: Free's limits, and Free's 10 credits for the cycle nobody paid for.
       expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10, limit: 1000, billing_managed: true });
+      expect(noticeOf((await accountPage(a.key)).html)).toMatch(/unpaid.*Free's limits until the invoice is paid/);
       const checkout = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
       expect(((await checkout.json()) as ErrorBody).error.code).toBe('already_subscribed');
       for (const r of await bed.stripe.sendAll(bed.stripe.payInvoice(failed.invoiceId))) expect(r.status).toBe(200);
       expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120, limit: 5000 });
+      expect((await accountPage(a.key)).html).not.toContain('id="payment-notice"');
     } finally {
       bed.clock.set('2026-03-10T12:00:00Z');
     }
@@ -582,14 +601,6 @@ describe('billing portal', () => {
 });
 
 describe('the website account page', () => {
-  async function accountPage(key: string): Promise<{ html: string; session: string }> {
-    const signin = await bed.t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next: '/account' }).toString(), redirect: 'manual' });
-    const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
-    const res = await bed.t.request('/account', { headers: { cookie: session } });
-    expect(res.status).toBe(200);
-    return { html: await res.text(), session };
-  }
-
   it('offers the plans before a subscription, and only Manage billing while one is live; a refused checkout is 409 there too', async () => {
     const a = await bed.t.account();
     const before = await accountPage(a.key);
