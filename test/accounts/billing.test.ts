@@ -441,6 +441,15 @@ describe('webhook receiver', () => {
     const signature = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext' });
     const tampered = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': signature }, body: done.events[1]!.payload.replace('"paid"', '"void"') });
     expect(tampered.status).toBe(400);
+    expect(((await tampered.json()) as ErrorBody).error.message).toContain('does not match');
+    // Signed rightly, but ten minutes ago (a replay, or this server's clock is off): said as such, not as a wrong secret.
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const stale = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext', timestamp: tenMinutesAgo });
+    const replayed = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': stale }, body: done.events[1]!.payload });
+    expect(replayed.status).toBe(400);
+    const error = ((await replayed.json()) as ErrorBody).error;
+    expect(error).toMatchObject({ code: 'invalid_signature', message: expect.stringContaining('more than 5 minutes') });
+    expect(error.message).not.toContain('does not match');
     expect(await me(a.key)).toMatchObject({ plan: 'free', billing_managed: false });
     expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: { in: done.events.map((e) => e.id) } } })).toBe(0);
   });

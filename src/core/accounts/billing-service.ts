@@ -336,7 +336,11 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
      * transaction. Provider failures throw `upstream_failed` (5xx: the provider retries).
      */
     async receiveWebhook(rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
-      const event = await provider.verifyEvent(rawBody, signature);
+      const event = await provider.verifyEvent(rawBody, signature).catch((err: unknown) => {
+        // Every event refused as old means this server's clock is off: the operator must hear of it.
+        if (err instanceof DomainError && err.details?.stale) log.warn('billing: a Stripe event signed more than 5 minutes ago was refused; if every event is, check this server\'s clock');
+        throw err;
+      });
       const seen = await db.billingEvent.findUnique({ where: { id: event.id }, select: { id: true } });
       if (seen) return { eventId: event.id, type: event.type, outcome: 'duplicate' };
       const remember = async (): Promise<WebhookOutcome> => {

@@ -48,6 +48,10 @@ function isMissingCustomer(e: { param?: string; message?: string }): boolean {
 function translate(err: unknown): never {
   if (err instanceof DomainError) throw err;
   if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
+    // The signature matched but is old: a replay, or this server's clock is off. A wrong secret is another matter.
+    if (/tolerance/i.test(err.message)) {
+      throw new DomainError('invalid_signature', 'Stripe-Signature: signed more than 5 minutes ago by this server\'s clock: a replay, or the clock is off (check its time sync).', { stale: true });
+    }
     throw new DomainError('invalid_signature', 'Stripe-Signature: does not match this body and the webhook secret.');
   }
   const e = err as { type?: string; statusCode?: number; code?: string; message?: string; param?: string };
