@@ -136,6 +136,18 @@ describe('checkout', () => {
     expect(refusal).toContain('href="/"');
     expect(refusal).not.toContain('session_id:');
   });
+
+  it('the success page of a checkout whose subscription has since ended says so, and does not thank the buyer for Free', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId, sessionId } = await bed.subscribe(a, 'plus');
+    for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+    const page = await bed.t.request(`/billing/success?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain('Thank you');
+    expect(html).toContain('This subscription has ended');
+    expect(await me(a.key)).toMatchObject({ plan: 'free' });
+  });
 });
 
 describe('one subscription per account', () => {

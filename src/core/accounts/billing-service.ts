@@ -39,8 +39,12 @@ export interface WebhookOutcome {
 
 /** What the checkout success page shows. */
 export interface CheckoutOutcome {
-  /** `complete`: the plan is on the account; `pending`: the provider has not finished the checkout. */
-  status: 'complete' | 'pending';
+  /**
+   * `complete`: the plan is on the account; `pending`: the provider has not
+   * finished the checkout; `ended`: it was paid, but its subscription gives the
+   * account no plan any more (cancelled since, or unpaid).
+   */
+  status: 'complete' | 'pending' | 'ended';
   plan: PlanName;
   credits: number;
   /** The account the checkout paid for; null while pending. */
@@ -375,7 +379,14 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
       const { accountId } = await sync(subject);
       if (!accountId) throw new DomainError('not_found', 'No Podtext account for this checkout.');
       const account = await loadAccount(accountId);
-      return { status: 'complete', plan: isPlanName(account.plan) ? account.plan : 'free', credits: account.credits, accountId: account.id };
+      const plan = isPlanName(account.plan) ? account.plan : 'free';
+      // A page revisited (history, a bookmark) after the subscription lapsed must not thank the buyer for Free;
+      // one whose first payment is still processing (incomplete) is not done yet.
+      if (plan === 'free') {
+        const lapsed = [...TERMINAL_STATUSES, 'unpaid'].includes(account.billingStatus ?? '');
+        return { status: lapsed ? 'ended' : 'pending', plan, credits: account.credits, accountId: lapsed ? account.id : null };
+      }
+      return { status: 'complete', plan, credits: account.credits, accountId: account.id };
     },
   };
 }
