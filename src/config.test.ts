@@ -47,6 +47,8 @@ describe('config', () => {
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
+    [{ STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PLUS'],
+    [{ STRIPE_PRICE_PRO: 'p2' }, 'STRIPE_SECRET_KEY: required when STRIPE_PRICE_PRO is set'],
     [{ ...STRIPE, STRIPE_SECRET_KEY: 'pk_live_1' }, 'STRIPE_SECRET_KEY: must be a secret or restricted key'],
     [{ ...STRIPE, STRIPE_WEBHOOK_SECRET: 'nothing' }, 'STRIPE_WEBHOOK_SECRET: must be'],
     [{ ...STRIPE, STRIPE_PRICE_PRO: 'price_plus' }, 'STRIPE_PRICE_PRO: the same price as STRIPE_PRICE_PLUS'],

@@ -322,6 +322,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
   }
   let stripe: StripeConfig | undefined;
+  // The rest of Stripe's settings without the key that turns billing on (a misspelt or forgotten
+  // STRIPE_SECRET_KEY) would leave billing off without a word, and Stripe's events refused.
+  const companions = (['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const).filter((name) => e[name]);
+  if (!e.STRIPE_SECRET_KEY && companions.length) {
+    throw new ConfigError(`Invalid configuration:\n  STRIPE_SECRET_KEY: required when ${companions.join(', ')} ${companions.length > 1 ? 'are' : 'is'} set (without it billing is off); set it, or unset ${companions.length > 1 ? 'those' : companions[0]}`);
+  }
   if (e.STRIPE_SECRET_KEY) {
     const required = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const;
     const missing = required.filter((name) => !e[name]);
