@@ -47,10 +47,14 @@ describe('config', () => {
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }, 'STRIPE_PRICE_PLUS'],
     [{ STRIPE_API_URL: 'stripe' }, 'STRIPE_API_URL'],
+    [{ STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'p1', STRIPE_PRICE_PRO: 'p2', STRIPE_PRICE_BUSINESS: 'p3' }, 'STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PLUS'],
+    [{ STRIPE_PRICE_PRO: 'p2' }, 'STRIPE_SECRET_KEY: required when STRIPE_PRICE_PRO is set'],
     [{ ...STRIPE, STRIPE_SECRET_KEY: 'pk_live_1' }, 'STRIPE_SECRET_KEY: must be a secret or restricted key'],
     [{ ...STRIPE, STRIPE_WEBHOOK_SECRET: 'nothing' }, 'STRIPE_WEBHOOK_SECRET: must be'],
     [{ ...STRIPE, STRIPE_PRICE_PRO: 'price_plus' }, 'STRIPE_PRICE_PRO: the same price as STRIPE_PRICE_PLUS'],
     [{ ...STRIPE, STRIPE_PRICE_BUSINESS: 'price_pro' }, 'STRIPE_PRICE_BUSINESS: the same price as STRIPE_PRICE_PRO'],
+    [{ ...STRIPE, STRIPE_PRICE_PRO: 'price_pro_2,price_plus' }, 'STRIPE_PRICE_PRO: the same price as STRIPE_PRICE_PLUS (price_plus)'],
+    [{ ...STRIPE, STRIPE_PRICE_PLUS: 'price_plus,' }, 'STRIPE_PRICE_PLUS: an empty price id in the list'],
     [{ FAST_ASR_ENGINE: 'sphinx' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_ENGINE: 'openai' }, 'FAST_ASR_URL'],
     [{ ASR_ENGINE: 'openai' }, 'ASR_ENGINE: openai needs ASR_URL'],
@@ -126,7 +130,16 @@ describe('config', () => {
       STRIPE_PRICE_BUSINESS: 'price_business', STRIPE_API_URL: 'http://127.0.0.1:12111',
     });
     expect(c.stripe).toEqual({
-      secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { plus: 'price_plus', pro: 'price_pro', business: 'price_business' }, apiUrl: 'http://127.0.0.1:12111',
+      secretKey: 'sk_test_1', webhookSecret: 'whsec_1', prices: { plus: 'price_plus', pro: 'price_pro', business: 'price_business' },
+      earlierPrices: { plus: [], pro: [], business: [] }, apiUrl: 'http://127.0.0.1:12111',
+    });
+  });
+
+  it('sells the first price of a STRIPE_PRICE_* list and keeps the plan of subscriptions on the earlier ones', () => {
+    const c = loadConfig({ ...STRIPE, STRIPE_PRICE_PLUS: 'price_plus_2027, price_plus_2026,price_plus_2025', STRIPE_PRICE_PRO: 'price_pro' });
+    expect(c.stripe).toMatchObject({
+      prices: { plus: 'price_plus_2027', pro: 'price_pro', business: 'price_business' },
+      earlierPrices: { plus: ['price_plus_2026', 'price_plus_2025'], pro: [], business: [] },
     });
   });
 

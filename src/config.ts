@@ -163,8 +163,13 @@ export interface StripeConfig {
   secretKey: string;
   /** Signing secret of the webhook endpoint `{site_url}/billing/webhook` (`whsec_…`). */
   webhookSecret: string;
-  /** Price ids of the three paid plans. */
+  /** Price id each paid plan is sold at: the first of its `STRIPE_PRICE_*` list. */
   prices: { plus: string; pro: string; business: string };
+  /**
+   * Earlier price ids of each plan (the rest of its `STRIPE_PRICE_*` list):
+   * no longer sold, but subscriptions still on them keep the plan. Default: none.
+   */
+  earlierPrices: { plus: string[]; pro: string[]; business: string[] };
   /** Base URL of the Stripe API. Default: Stripe's own (`https://api.stripe.com`). */
   apiUrl?: string;
 }
@@ -263,20 +268,32 @@ function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
   return fast;
 }
 
+/** A `STRIPE_PRICE_*` value: the price sold, then earlier prices of the plan, comma-separated. */
+function priceList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((p) => p.trim());
+}
+
 /**
  * What would make billing go wrong silently: a publishable key (`pk_…`) that
  * cannot call the API, a webhook secret that no Stripe signature can match,
- * or one price for two plans (a Plus purchase would be read as the other plan).
+ * one price for two plans (a Plus purchase would be read as the other plan),
+ * or an empty entry in a plan's list of prices.
  */
 function stripeProblems(e: z.infer<typeof envSchema>): string[] {
   const problems: string[] = [];
   if (!/^(sk|rk)_/.test(e.STRIPE_SECRET_KEY ?? '')) problems.push('STRIPE_SECRET_KEY: must be a secret or restricted key (sk_… or rk_…), not a publishable one');
   if (!e.STRIPE_WEBHOOK_SECRET?.startsWith('whsec_')) problems.push("STRIPE_WEBHOOK_SECRET: must be the endpoint's signing secret (whsec_…)");
-  const prices = [['STRIPE_PRICE_PLUS', e.STRIPE_PRICE_PLUS], ['STRIPE_PRICE_PRO', e.STRIPE_PRICE_PRO], ['STRIPE_PRICE_BUSINESS', e.STRIPE_PRICE_BUSINESS]] as const;
-  prices.forEach(([name, price], i) => {
-    const earlier = prices.slice(0, i).find(([, p]) => p === price);
-    if (earlier) problems.push(`${name}: the same price as ${earlier[0]}; each plan needs its own price`);
-  });
+  const lists = [['STRIPE_PRICE_PLUS', e.STRIPE_PRICE_PLUS], ['STRIPE_PRICE_PRO', e.STRIPE_PRICE_PRO], ['STRIPE_PRICE_BUSINESS', e.STRIPE_PRICE_BUSINESS]] as const;
+  const seen = new Map<string, string>();
+  for (const [name, value] of lists) {
+    const prices = priceList(value);
+    if (prices.some((p) => p === '')) problems.push(`${name}: an empty price id in the list; write the price sold, then earlier ones, separated by commas`);
+    for (const price of prices.filter(Boolean)) {
+      const other = seen.get(price);
+      if (other && other !== name) problems.push(`${name}: the same price as ${other} (${price}); each plan needs its own prices`);
+      else seen.set(price, name);
+    }
+  }
   return problems;
 }
 
@@ -305,6 +322,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Invalid configuration:\n  PODCASTINDEX_API_SECRET: set both PODCASTINDEX_API_KEY and PODCASTINDEX_API_SECRET, or neither');
   }
   let stripe: StripeConfig | undefined;
+  // The rest of Stripe's settings without the key that turns billing on (a misspelt or forgotten
+  // STRIPE_SECRET_KEY) would leave billing off without a word, and Stripe's events refused.
+  const companions = (['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const).filter((name) => e[name]);
+  if (!e.STRIPE_SECRET_KEY && companions.length) {
+    throw new ConfigError(`Invalid configuration:\n  STRIPE_SECRET_KEY: required when ${companions.join(', ')} ${companions.length > 1 ? 'are' : 'is'} set (without it billing is off); set it, or unset ${companions.length > 1 ? 'those' : companions[0]}`);
+  }
   if (e.STRIPE_SECRET_KEY) {
     const required = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_PLUS', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_BUSINESS'] as const;
     const missing = required.filter((name) => !e[name]);
@@ -314,7 +337,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe = {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
-      prices: { plus: e.STRIPE_PRICE_PLUS!, pro: e.STRIPE_PRICE_PRO!, business: e.STRIPE_PRICE_BUSINESS! },
+      prices: { plus: priceList(e.STRIPE_PRICE_PLUS)[0]!, pro: priceList(e.STRIPE_PRICE_PRO)[0]!, business: priceList(e.STRIPE_PRICE_BUSINESS)[0]! },
+      earlierPrices: { plus: priceList(e.STRIPE_PRICE_PLUS).slice(1), pro: priceList(e.STRIPE_PRICE_PRO).slice(1), business: priceList(e.STRIPE_PRICE_BUSINESS).slice(1) },
       apiUrl: e.STRIPE_API_URL,
     };
   }

@@ -4,7 +4,7 @@ import { resetDueCycles } from '../../src/core/accounts/billing-cycle.js';
 import { utcDay } from '../../src/core/clock.js';
 import * as ledger from '../../src/core/ledger.js';
 import { inTransaction } from '../../src/core/transaction.js';
-import { type BillingTestbed, startBillingTestbed } from '../support/billing.js';
+import { type BillingTestbed, STRIPE_TEST_PRICES, startBillingTestbed } from '../support/billing.js';
 import type { TestAccount } from '../support/podtext.js';
 import type { StripeShape } from '../support/stripe-standin.js';
 
@@ -38,6 +38,20 @@ async function setRequestsToday(accountId: string, count: number) {
   await bed.t.podtext.services.db.$executeRaw`
     INSERT INTO request_counters (account_id, day, count) VALUES (${accountId}::uuid, ${day}::date, ${count})
     ON CONFLICT (account_id, day) DO UPDATE SET count = EXCLUDED.count`;
+}
+
+/** Signs in with the key, as a browser does, and reads the account page. */
+async function accountPage(key: string): Promise<{ html: string; session: string }> {
+  const signin = await bed.t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next: '/account' }).toString(), redirect: 'manual' });
+  const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
+  const res = await bed.t.request('/account', { headers: { cookie: session } });
+  expect(res.status).toBe(200);
+  return { html: await res.text(), session };
+}
+
+/** The account page's payment notice, as text. */
+function noticeOf(html: string): string {
+  return (/<p[^>]*id="payment-notice"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '').replace(/&#39;/g, "'");
 }
 
 describe('checkout', () => {
@@ -121,6 +135,18 @@ describe('checkout', () => {
     expect(refusal).toContain('<main id="main"');
     expect(refusal).toContain('href="/"');
     expect(refusal).not.toContain('session_id:');
+  });
+
+  it('the success page of a checkout whose subscription has since ended says so, and does not thank the buyer for Free', async () => {
+    const a = await bed.t.account();
+    const { subscriptionId, sessionId } = await bed.subscribe(a, 'plus');
+    for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+    const page = await bed.t.request(`/billing/success?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain('Thank you');
+    expect(html).toContain('This subscription has ended');
+    expect(await me(a.key)).toMatchObject({ plan: 'free' });
   });
 });
 
@@ -226,6 +252,53 @@ describe('cycles and plan changes', () => {
     }
   });
 
+  it("a first purchase is no upgrade: a month-old Free account's subscription events before its paid invoice grant nothing", async () => {
+    bed.clock.set('2026-01-05T12:00:00Z');
+    try {
+      const a = await bed.t.account({ credits: 10 });
+      const { db, clock, accounts } = bed.t.podtext.services;
+      // A month on, Free's own cycle has started: the account's cycle allowance is Free's 10.
+      bed.clock.set('2026-02-06T12:00:00Z');
+      expect(await resetDueCycles(db, clock, accounts.changed)).toContain(a.accountId);
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'business' } });
+      const done = bed.stripe.completeCheckout(((await res.json()) as { url: string }).url.split('/').pop()!);
+      const [created, paid, completed] = done.events;
+      // Stripe sends an update right after the creation (the default payment method set); the paid invoice comes later.
+      const updated = bed.stripe.event('customer.subscription.updated', JSON.parse(created!.payload).data.object, { default_payment_method: null });
+      for (const r of await bed.stripe.sendAll([created!, updated])) expect(r.status).toBe(200);
+      expect(await me(a.key)).toMatchObject({ plan: 'business', credits: 10 });
+      const entries = await db.ledgerEntry.findMany({ where: { accountId: a.accountId, memo: { startsWith: 'Upgrade' } } });
+      expect(entries).toEqual([]);
+      await spend(a, 10, `spend:${a.accountId}:before-invoice`);
+      for (const r of await bed.stripe.sendAll([paid!, completed!])) expect(r.status).toBe(200);
+      // One payment, one allowance: 2000 credits, however the events were ordered.
+      expect(await me(a.key)).toMatchObject({ plan: 'business', credits: 2000 });
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
+    }
+  });
+
+  it('a price change leaves subscribers on the earlier price: listed after the new one, they keep their plan and its renewals', async () => {
+    // The operator raised Plus's price: a new price sold first, the earlier one listed after it.
+    const priced = await startBillingTestbed({ env: { STRIPE_PRICE_PLUS: `${STRIPE_TEST_PRICES.plus},price_test_plus_2025` } });
+    try {
+      const a = await priced.t.account();
+      const { subscriptionId } = await priced.subscribe(a, 'plus');
+      const sub = priced.stripe.subscriptions.get(subscriptionId)!;
+      expect(sub.items.data[0].price.id).toBe(STRIPE_TEST_PRICES.plus);
+      // This subscriber bought before the change: Stripe keeps it on the earlier price.
+      sub.items.data[0].price = { ...sub.items.data[0].price, id: 'price_test_plus_2025' };
+      priced.clock.set(new Date(sub.items.data[0].current_period_end * 1000));
+      const renewal = priced.stripe.renew(subscriptionId);
+      for (const r of await priced.stripe.sendAll(renewal.events)) expect(r.status).toBe(200);
+      const res = await priced.t.api('GET', '/me', { key: a.key });
+      expect(await res.json()).toMatchObject({ plan: 'plus', credits: 120 });
+      expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
+    } finally {
+      await priced.close();
+    }
+  });
+
   it('an upgrade billed on the next invoice: its proration lines do not stop the renewal from starting the Pro cycle', async () => {
     for (const shape of ['current', 'legacy'] as const) {
       bed.stripe.shape = shape;
@@ -246,6 +319,27 @@ describe('cycles and plan changes', () => {
         bed.stripe.shape = 'current';
         bed.clock.set('2026-03-10T12:00:00Z');
       }
+    }
+  });
+
+  it("a period anchored on the 31st ends where Stripe says (Feb 28 to Mar 31): /usage shows it, and Free's cycle starts then", async () => {
+    bed.clock.set('2026-01-31T12:00:00Z');
+    try {
+      const a = await bed.t.account();
+      const { subscriptionId } = await bed.subscribe(a, 'plus');
+      const item = () => bed.stripe.subscriptions.get(subscriptionId)!.items.data[0];
+      bed.clock.set(new Date(item().current_period_end * 1000));
+      for (const r of await bed.stripe.sendAll(bed.stripe.renew(subscriptionId).events)) expect(r.status).toBe(200);
+      const usage = async () => (await (await bed.t.api('GET', '/usage', { key: a.key })).json()) as { plan: string; cycle_started_at: string; cycle_ends_at: string };
+      expect(await usage()).toMatchObject({ plan: 'plus', cycle_started_at: '2026-02-28T12:00:00.000Z', cycle_ends_at: '2026-03-31T12:00:00.000Z' });
+      // Cancelled at period end, the subscription is deleted on Mar 31: Free's first cycle runs from there.
+      await bed.stripe.sendAll(bed.stripe.cancelAtPeriodEnd(subscriptionId));
+      bed.clock.set('2026-03-31T12:00:00Z');
+      for (const r of await bed.stripe.sendAll(bed.stripe.end(subscriptionId))) expect(r.status).toBe(200);
+      expect(await usage()).toMatchObject({ plan: 'free', cycle_started_at: '2026-03-31T12:00:00.000Z', cycle_ends_at: '2026-04-30T12:00:00.000Z' });
+      expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10 });
+    } finally {
+      bed.clock.set('2026-03-10T12:00:00Z');
     }
   });
 
@@ -325,16 +419,21 @@ describe('cycles and plan changes', () => {
     await spend(a, 100, `spend:${a.accountId}:dunning`);
     bed.clock.set(new Date(bed.stripe.subscriptions.get(subscriptionId)!.items.data[0].current_period_end * 1000));
     try {
+      expect((await accountPage(a.key)).html).not.toContain('id="payment-notice"');
       const failed = bed.stripe.renew(subscriptionId, false);
       for (const r of await bed.stripe.sendAll(failed.events)) expect(r.status).toBe(200);
       expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 20, limit: 5000 });
+      // The account page says why no credits arrived, and what to do.
+      expect(noticeOf((await accountPage(a.key)).html)).toMatch(/could not charge your card.*update your card with Manage billing/);
       await bed.stripe.sendAll(bed.stripe.markUnpaid(subscriptionId));
       // Unpaid: Free's limits, and Free's 10 credits for the cycle nobody paid for.
       expect(await me(a.key)).toMatchObject({ plan: 'free', credits: 10, limit: 1000, billing_managed: true });
+      expect(noticeOf((await accountPage(a.key)).html)).toMatch(/unpaid.*Free's limits until the invoice is paid/);
       const checkout = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
       expect(((await checkout.json()) as ErrorBody).error.code).toBe('already_subscribed');
       for (const r of await bed.stripe.sendAll(bed.stripe.payInvoice(failed.invoiceId))) expect(r.status).toBe(200);
       expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120, limit: 5000 });
+      expect((await accountPage(a.key)).html).not.toContain('id="payment-notice"');
     } finally {
       bed.clock.set('2026-03-10T12:00:00Z');
     }
@@ -354,6 +453,15 @@ describe('webhook receiver', () => {
     const signature = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext' });
     const tampered = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': signature }, body: done.events[1]!.payload.replace('"paid"', '"void"') });
     expect(tampered.status).toBe(400);
+    expect(((await tampered.json()) as ErrorBody).error.message).toContain('does not match');
+    // Signed rightly, but ten minutes ago (a replay, or this server's clock is off): said as such, not as a wrong secret.
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const stale = Stripe.webhooks.generateTestHeaderString({ payload: done.events[1]!.payload, secret: 'whsec_test_podtext', timestamp: tenMinutesAgo });
+    const replayed = await bed.t.request('/billing/webhook', { method: 'POST', headers: { 'stripe-signature': stale }, body: done.events[1]!.payload });
+    expect(replayed.status).toBe(400);
+    const error = ((await replayed.json()) as ErrorBody).error;
+    expect(error).toMatchObject({ code: 'invalid_signature', message: expect.stringContaining('more than 5 minutes') });
+    expect(error.message).not.toContain('does not match');
     expect(await me(a.key)).toMatchObject({ plan: 'free', billing_managed: false });
     expect(await bed.t.podtext.services.db.billingEvent.count({ where: { id: { in: done.events.map((e) => e.id) } } })).toBe(0);
   });
@@ -379,6 +487,21 @@ describe('webhook receiver', () => {
     expect((await bed.stripe.send(done.events[1]!)).status).toBe(200);
     expect(await me(a.key)).toMatchObject({ plan: 'plus', credits: 120 });
   });
+
+  it('answers 502 well within the shutdown grace period while Stripe does not answer at all', async () => {
+    const a = await bed.t.account();
+    bed.stripe.hang = true;
+    try {
+      const started = Date.now();
+      const res = await bed.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as ErrorBody).error.code).toBe('upstream_failed');
+      // SHUTDOWN_GRACE_SECONDS defaults to 25: a buyer is not kept waiting longer, nor is a restart held up.
+      expect(Date.now() - started).toBeLessThan(25_000);
+    } finally {
+      bed.stripe.hang = false;
+    }
+  }, 90_000);
 
   it('a signed body that is no Stripe event is refused with 400; an event about an object Stripe does not have is ignored', async () => {
     for (const payload of ['hello', 'null', '[]', '{"type":"invoice.paid","data":{"object":{"id":"in_nope"}}}']) {
@@ -450,6 +573,27 @@ describe('billing portal', () => {
     expect(customers).toHaveLength(1);
   });
 
+  it('a price Stripe does not have refuses checkout as not configured (409) and leaves the customer alone', async () => {
+    const typo = await startBillingTestbed({ env: { STRIPE_PRICE_PRO: 'price_test_pro_typo' } });
+    try {
+      const a = await typo.t.account();
+      for (let i = 0; i < 2; i++) {
+        const res = await typo.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'pro' } });
+        expect(res.status).toBe(409);
+        expect(((await res.json()) as ErrorBody).error).toMatchObject({ code: 'billing_not_configured', message: expect.stringContaining('STRIPE_PRICE_PRO') });
+      }
+      // One customer for the account, still linked: a missing price is not a customer deleted in Stripe.
+      const customers = [...typo.stripe.customers.values()].filter((c) => c.metadata.account_id === a.accountId);
+      expect(customers).toHaveLength(1);
+      const account = await typo.t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } });
+      expect(account.billingCustomerId).toBe(customers[0]!.id);
+      // The plans whose prices Stripe has still sell.
+      expect((await typo.t.api('POST', '/billing/checkout', { key: a.key, body: { plan: 'plus' } })).status).toBe(200);
+    } finally {
+      await typo.close();
+    }
+  });
+
   it("an operator cannot set the plan of an account a live subscription pays for: Stripe would go on charging and put it back", async () => {
     const a = await bed.t.account();
     await bed.subscribe(a, 'plus');
@@ -478,14 +622,6 @@ describe('billing portal', () => {
 });
 
 describe('the website account page', () => {
-  async function accountPage(key: string): Promise<{ html: string; session: string }> {
-    const signin = await bed.t.request('/signin', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next: '/account' }).toString(), redirect: 'manual' });
-    const session = signin.headers.getSetCookie().find((c) => c.startsWith('podtext_session='))!.split(';')[0]!;
-    const res = await bed.t.request('/account', { headers: { cookie: session } });
-    expect(res.status).toBe(200);
-    return { html: await res.text(), session };
-  }
-
   it('offers the plans before a subscription, and only Manage billing while one is live; a refused checkout is 409 there too', async () => {
     const a = await bed.t.account();
     const before = await accountPage(a.key);

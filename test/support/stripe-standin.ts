@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
-import { cycleEnd } from '../../src/core/accounts/billing-cycle.js';
 import type { Clock } from '../../src/core/clock.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/stripe');
@@ -43,6 +42,18 @@ export interface StripeStandinOptions {
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
+
+/**
+ * The end of a monthly period starting at `start`, as Stripe bills it: the
+ * anchor's day of the month, or the month's last day when it is shorter, so a
+ * period anchored on the 31st runs Jan 31, Feb 28, Mar 31.
+ */
+function monthAfter(start: Date, anchor: Date): Date {
+  const year = start.getUTCFullYear();
+  const month = start.getUTCMonth() + 1;
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(anchor.getUTCDate(), last), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds()));
+}
 const newId = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
 
 /** Stripe's form encoding (`a[b][0][c]=v`) back into objects. */
@@ -82,11 +93,12 @@ export async function startStripeStandin(options: StripeStandinOptions) {
   }
   /** Every API call the SDK made: `METHOD /v1/path` and its parsed body. */
   const requests: { method: string; path: string; body: Obj }[] = [];
-  const state = { shape: 'current' as StripeShape, down: false, deliver: options.deliver };
+  const state = { shape: 'current' as StripeShape, down: false, hang: false, deliver: options.deliver };
   const now = () => Math.floor(options.clock.now().getTime() / 1000);
 
-  function missing(res: ServerResponse, what: string, id: string) {
-    send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param: 'id' } });
+  /** Stripe's answer for an object it does not have; `param` names the request parameter that named it. */
+  function missing(res: ServerResponse, what: string, id: string, param = 'id') {
+    send(res, param === 'id' ? 404 : 400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'`, param } });
   }
   function send(res: ServerResponse, status: number, body: unknown) {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
@@ -124,6 +136,8 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     requests.push({ method: req.method ?? 'GET', path: url.pathname, body });
     if (!/^Bearer sk_/.test(req.headers.authorization ?? '')) return send(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     if (state.down) return send(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    // Stripe not answering at all: the request stays open until the client gives up.
+    if (state.hang) return;
     const p = url.pathname.split('/').filter(Boolean);
 
     if (req.method === 'POST' && url.pathname === '/v1/customers') {
@@ -137,9 +151,9 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     }
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (body.mode !== 'subscription') return send(res, 400, { error: { type: 'invalid_request_error', message: 'mode: expected subscription here', param: 'mode' } });
-      if (!customers.has(body.customer)) return missing(res, 'customer', body.customer);
+      if (!customers.has(body.customer)) return missing(res, 'customer', body.customer, 'customer');
       const price = body.line_items?.['0']?.price;
-      if (!prices.has(price)) return missing(res, 'price', price);
+      if (!prices.has(price)) return missing(res, 'price', price, 'line_items[0][price]');
       const id = newId('cs');
       const session = {
         id, object: 'checkout.session', mode: 'subscription', status: 'open', payment_status: 'unpaid', customer: body.customer,
@@ -263,6 +277,10 @@ export async function startStripeStandin(options: StripeStandinOptions) {
     set down(value: boolean) {
       state.down = value;
     },
+    /** While true, every API call is held unanswered (Stripe not answering). */
+    set hang(value: boolean) {
+      state.hang = value;
+    },
     set deliver(fn: (body: string, signature: string) => Promise<Response>) {
       state.deliver = fn;
     },
@@ -284,7 +302,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       if (!session) throw new Error(`stand-in: no checkout session ${sessionId}`);
       if (session.status !== 'open') throw new Error(`stand-in: checkout session ${sessionId} is ${session.status}; it cannot be paid`);
       const start = options.clock.now();
-      const end = cycleEnd(start);
+      const end = monthAfter(start, start);
       const s: Obj = {
         ...clone(SUBSCRIPTION),
         id: newId('sub'), customer: session.customer, status: 'active', created: now(), start_date: now(), billing_cycle_anchor: now(),
@@ -314,7 +332,7 @@ export async function startStripeStandin(options: StripeStandinOptions) {
       const item = s.items.data[0];
       const start = new Date(item.current_period_end * 1000);
       item.current_period_start = item.current_period_end;
-      item.current_period_end = Math.floor(cycleEnd(start).getTime() / 1000);
+      item.current_period_end = Math.floor(monthAfter(start, new Date(s.billing_cycle_anchor * 1000)).getTime() / 1000);
       const inv = newInvoice(s, 'subscription_cycle', paid ? 'paid' : 'open');
       // Stripe lists a switch's proration lines ahead of the new period's subscription line.
       inv.lines.data.unshift(...(pendingProrations.get(subscriptionId) ?? []).map((l) => prorationLine(inv.lines.data[0], l)));

@@ -8,7 +8,7 @@ import type { LedgerRow } from '../ledger.js';
 import { type PlanName, isPlanName, plans } from '../pricing.js';
 import { inTransaction } from '../transaction.js';
 import type { Actor } from './actor.js';
-import { cycleEnd, startCycle } from './billing-cycle.js';
+import { accountCycleEnd, startCycle } from './billing-cycle.js';
 import { LIVE_SUBSCRIPTION_STATUSES } from './billing.js';
 import type { Metering } from './metering.js';
 
@@ -25,6 +25,8 @@ export interface Me {
   billingManaged: boolean;
   /** A paid subscription is live (active, trialing, past due or unpaid): plan changes go through the billing portal. */
   subscribed: boolean;
+  /** The payment provider's status of the subscription the account follows (active, past_due, unpaid, canceled, …); null without one. */
+  billingStatus: string | null;
   unlocks: UnlockView[];
 }
 
@@ -93,6 +95,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
         // The account subscribed through the payment provider (now or before): the billing portal opens.
         billingManaged: account.billingSubscriptionId !== null,
         subscribed: LIVE_SUBSCRIPTION_STATUSES.includes(account.billingStatus ?? ''),
+        billingStatus: account.billingStatus,
         unlocks: list,
       };
       meCache.set(actor.accountId, me);
@@ -112,7 +115,7 @@ export function createAccountService({ db, bus, clock, metering }: AccountServic
         cycleCredits: plan.monthlyCredits,
         creditsRemaining: account.credits,
         cycleStartedAt: account.cycleStartedAt,
-        cycleEndsAt: cycleEnd(account.cycleStartedAt),
+        cycleEndsAt: accountCycleEnd(account),
         requestsToday,
         requestLimit: plan.dailyRequests,
         requestsRemaining: Math.max(0, plan.dailyRequests - requestsToday),

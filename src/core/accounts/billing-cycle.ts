@@ -15,6 +15,11 @@ export function cycleEnd(start: Date): Date {
   return end;
 }
 
+/** When an account's current cycle ends: the provider's period end if it set one, else a month from the start. */
+export function accountCycleEnd(account: { cycleStartedAt: Date; cycleEndsAt: Date | null }): Date {
+  return account.cycleEndsAt ?? cycleEnd(account.cycleStartedAt);
+}
+
 /**
  * Provider statuses under which the provider runs the account's cycles (each
  * paid invoice starts one), so the monthly timer leaves the account alone.
@@ -25,13 +30,14 @@ export const PROVIDER_CYCLE_STATUSES = ['active', 'trialing', 'past_due'] as con
  * Starts a cycle in the caller's transaction: the balance becomes `allowance`
  * (no rollover) by one ledger entry whose reference names the cycle
  * (`cycleKey`: a date for the monthly timer, the invoice id for a paid
- * invoice), so starting the same cycle twice changes nothing.
+ * invoice), so starting the same cycle twice changes nothing. `endsAt` is the
+ * provider's period end; null (default): one calendar month from `startedAt`.
  * @returns false when this cycle had already been started.
  */
-export async function startCycle(tx: Tx, accountId: string, allowance: number, cycleKey: string, startedAt: Date): Promise<boolean> {
+export async function startCycle(tx: Tx, accountId: string, allowance: number, cycleKey: string, startedAt: Date, endsAt: Date | null = null): Promise<boolean> {
   const posted = await ledger.resetCycle(tx, accountId, allowance, cycleKey);
   if (posted.duplicate) return false;
-  await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: startedAt, cycleAllowance: allowance } });
+  await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: startedAt, cycleEndsAt: endsAt, cycleAllowance: allowance } });
   return true;
 }
 
@@ -42,18 +48,21 @@ export async function startCycle(tx: Tx, accountId: string, allowance: number, c
  * @returns whether a cycle started.
  */
 export async function resetAccountIfDue(tx: Tx, accountId: string, now: Date): Promise<boolean> {
-  const [acc] = await tx.$queryRaw<{ plan: string; cycle_started_at: Date; billing_status: string | null }[]>`
-    SELECT plan, cycle_started_at, billing_status FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+  const [acc] = await tx.$queryRaw<{ plan: string; cycle_started_at: Date; cycle_ends_at: Date | null; billing_status: string | null }[]>`
+    SELECT plan, cycle_started_at, cycle_ends_at, billing_status FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
   if (!acc || (PROVIDER_CYCLE_STATUSES as readonly string[]).includes(acc.billing_status ?? '')) return false;
   let start = acc.cycle_started_at;
+  // A paid period the provider ran ends where it said; the cycles after it are calendar months.
+  let end = accountCycleEnd({ cycleStartedAt: start, cycleEndsAt: acc.cycle_ends_at });
   let changed = false;
-  while (cycleEnd(start) <= now) {
-    start = cycleEnd(start);
+  while (end <= now) {
+    start = end;
+    end = cycleEnd(start);
     const plan = plans[isPlanName(acc.plan) ? acc.plan : 'free'];
     changed = (await startCycle(tx, accountId, plan.monthlyCredits, start.toISOString().slice(0, 10), start)) || changed;
   }
   // A cycle already posted (a crash between runs cannot leave this, but be sure): only move the start.
-  if (!changed && start.getTime() !== acc.cycle_started_at.getTime()) await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: start } });
+  if (!changed && start.getTime() !== acc.cycle_started_at.getTime()) await tx.account.update({ where: { id: accountId }, data: { cycleStartedAt: start, cycleEndsAt: null } });
   return changed;
 }
 

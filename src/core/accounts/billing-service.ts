@@ -39,8 +39,12 @@ export interface WebhookOutcome {
 
 /** What the checkout success page shows. */
 export interface CheckoutOutcome {
-  /** `complete`: the plan is on the account; `pending`: the provider has not finished the checkout. */
-  status: 'complete' | 'pending';
+  /**
+   * `complete`: the plan is on the account; `pending`: the provider has not
+   * finished the checkout; `ended`: it was paid, but its subscription gives the
+   * account no plan any more (cancelled since, or unpaid).
+   */
+  status: 'complete' | 'pending' | 'ended';
   plan: PlanName;
   credits: number;
   /** The account the checkout paid for; null while pending. */
@@ -115,12 +119,19 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     if (acc.billing_subscription_id && !same && TERMINAL_STATUSES.includes(sub.status)) return false;
     // A subscription never comes back from canceled: a stale read must not revive it.
     if (same && TERMINAL_STATUSES.includes(acc.billing_status ?? '') && !TERMINAL_STATUSES.includes(sub.status)) return false;
+    if (!sub.plan && PLAN_STATUSES.includes(sub.status)) {
+      log.error({ account: accountId, subscription: sub.id }, "billing: a live subscription's price is in none of STRIPE_PRICE_*; the account is treated as Free until its plan's list names that price");
+    }
     const plan = effectivePlan(sub);
     await tx.account.update({ where: { id: accountId }, data: { plan, billingSubscriptionId: sub.id, billingStatus: sub.status } });
     // An upgrade applies now: the balance gets the allowance's difference for the part of the
-    // period left (what Stripe charges for the switch), once per plan and cycle.
+    // period left (what Stripe charges for the switch), once per plan and cycle. Only within a
+    // cycle this subscription's paid invoice started: before it (a first purchase whose invoice
+    // has not arrived, a renewal not yet paid) the allowance is another cycle's, and the
+    // invoice about to arrive sets the balance to the new plan's credits anyway.
     const allowance = plans[plan].monthlyCredits;
-    if (same && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
+    const ownCycle = acc.cycle_started_at.getTime() === sub.periodStart.getTime();
+    if (same && ownCycle && plan !== 'free' && isPaidPlanName(acc.plan) && acc.cycle_allowance > 0 && allowance > acc.cycle_allowance) {
       const cycleKey = acc.cycle_started_at.toISOString();
       const left = periodLeft(sub, clock.now());
       const topUp = Math.round((allowance - acc.cycle_allowance) * left);
@@ -148,7 +159,7 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     if (plan === 'free') return false;
     const acc = await tx.account.findUnique({ where: { id: accountId }, select: { billingSubscriptionId: true } });
     if (acc?.billingSubscriptionId !== sub.id) return false;
-    return startCycle(tx, accountId, plans[plan].monthlyCredits, invoice.id, sub.periodStart);
+    return startCycle(tx, accountId, plans[plan].monthlyCredits, invoice.id, sub.periodStart, sub.periodEnd > sub.periodStart ? sub.periodEnd : null);
   }
 
   /**
@@ -291,7 +302,8 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         try {
           return { url: await open(customerId) };
         } catch (err) {
-          if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+          if (err instanceof DomainError && err.code === 'billing_not_configured') log.error({ account: account.id, plan, err: err.message }, 'billing: Stripe refused the checkout');
+          if (!(err instanceof DomainError && err.code === 'not_found' && err.details?.object === 'customer')) throw err;
           // The customer was deleted in Stripe (a dashboard clean-up, an erasure request): buying again makes a new one.
           log.warn({ account: account.id, customer: customerId }, 'billing: Stripe no longer has this customer; checkout makes a new one');
           return { url: await open(await linkCustomer(account.id, account.email, customerId)) };
@@ -315,7 +327,7 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
         return { url: await provider.portalUrl(account.billingCustomerId, returnUrl) };
       } catch (err) {
         // The customer was deleted in Stripe's dashboard: nothing is billed any more.
-        if (err instanceof DomainError && err.code === 'not_found') {
+        if (err instanceof DomainError && err.code === 'not_found' && err.details?.object === 'customer') {
           throw new DomainError('not_subscribed', 'Stripe no longer has this account as a customer, so there is no billing portal to open.');
         }
         throw err;
@@ -328,7 +340,11 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
      * transaction. Provider failures throw `upstream_failed` (5xx: the provider retries).
      */
     async receiveWebhook(rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
-      const event = await provider.verifyEvent(rawBody, signature);
+      const event = await provider.verifyEvent(rawBody, signature).catch((err: unknown) => {
+        // Every event refused as old means this server's clock is off: the operator must hear of it.
+        if (err instanceof DomainError && err.details?.stale) log.warn('billing: a Stripe event signed more than 5 minutes ago was refused; if every event is, check this server\'s clock');
+        throw err;
+      });
       const seen = await db.billingEvent.findUnique({ where: { id: event.id }, select: { id: true } });
       if (seen) return { eventId: event.id, type: event.type, outcome: 'duplicate' };
       const remember = async (): Promise<WebhookOutcome> => {
@@ -363,7 +379,14 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
       const { accountId } = await sync(subject);
       if (!accountId) throw new DomainError('not_found', 'No Podtext account for this checkout.');
       const account = await loadAccount(accountId);
-      return { status: 'complete', plan: isPlanName(account.plan) ? account.plan : 'free', credits: account.credits, accountId: account.id };
+      const plan = isPlanName(account.plan) ? account.plan : 'free';
+      // A page revisited (history, a bookmark) after the subscription lapsed must not thank the buyer for Free;
+      // one whose first payment is still processing (incomplete) is not done yet.
+      if (plan === 'free') {
+        const lapsed = [...TERMINAL_STATUSES, 'unpaid'].includes(account.billingStatus ?? '');
+        return { status: lapsed ? 'ended' : 'pending', plan, credits: account.credits, accountId: lapsed ? account.id : null };
+      }
+      return { status: 'complete', plan, credits: account.credits, accountId: account.id };
     },
   };
 }

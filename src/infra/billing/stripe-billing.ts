@@ -4,8 +4,14 @@ import type { BillingEvent, BillingProvider, CheckoutState, InvoiceState, PaidPl
 import { paidPlanNames } from '../../core/accounts/billing.js';
 import { DomainError, invalid } from '../../core/errors.js';
 
-/** Milliseconds one Stripe request may take. Default: 20 s. */
-const REQUEST_TIMEOUT_MS = 20_000;
+/**
+ * Milliseconds one Stripe request may take. Default: 10 s (Stripe answers in
+ * well under a second). With one retry, a Stripe that does not answer costs a
+ * buyer about 20 s before 502, inside SHUTDOWN_GRACE_SECONDS' default 25 s.
+ */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Attempts after the first for a request that failed in transit or with 5xx/429 (POSTs keep one idempotency key). Default: 1. */
+const NETWORK_RETRIES = 1;
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
@@ -33,15 +39,28 @@ function seconds(value: unknown): Date | null {
   return typeof value === 'number' ? new Date(value * 1000) : null;
 }
 
+/** Stripe saying the customer named does not exist (deleted in its dashboard), as opposed to another object. */
+function isMissingCustomer(e: { param?: string; message?: string }): boolean {
+  return e.param === 'customer' || /^No such customer\b/.test(e.message ?? '');
+}
+
 /** Stripe's answer as an error Podtext reports: a bad signature is the sender's fault, anything else is transient. */
 function translate(err: unknown): never {
   if (err instanceof DomainError) throw err;
   if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
+    // The signature matched but is old: a replay, or this server's clock is off. A wrong secret is another matter.
+    if (/tolerance/i.test(err.message)) {
+      throw new DomainError('invalid_signature', 'Stripe-Signature: signed more than 5 minutes ago by this server\'s clock: a replay, or the clock is off (check its time sync).', { stale: true });
+    }
     throw new DomainError('invalid_signature', 'Stripe-Signature: does not match this body and the webhook secret.');
   }
-  const e = err as { type?: string; statusCode?: number; code?: string; message?: string };
+  const e = err as { type?: string; statusCode?: number; code?: string; message?: string; param?: string };
   // Retrying cannot help when Stripe says the object does not exist (404, or 400 for a parameter naming it).
-  if (e.type === 'StripeInvalidRequestError' && (e.statusCode === 404 || e.code === 'resource_missing')) throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`);
+  // `object` says which: a missing customer (deleted in Stripe) is not a missing price (a configuration error).
+  if (e.type === 'StripeInvalidRequestError' && (e.statusCode === 404 || e.code === 'resource_missing')) {
+    const object = isMissingCustomer(e) ? 'customer' : (e.param ?? null);
+    throw new DomainError('not_found', `Stripe has no such object: ${e.message ?? 'not found'}`, { object });
+  }
   throw new DomainError('upstream_failed', `Stripe did not answer as expected (${e.type ?? 'error'}${e.statusCode ? ` ${e.statusCode}` : ''}); try again.`);
 }
 
@@ -64,11 +83,12 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
   const url = config.apiUrl ? new URL(config.apiUrl) : null;
   const stripe = new Stripe(config.secretKey, {
     ...(url ? { host: url.hostname, port: url.port || (url.protocol === 'http:' ? 80 : 443), protocol: url.protocol === 'http:' ? 'http' : 'https' } : {}),
-    maxNetworkRetries: 2,
+    maxNetworkRetries: NETWORK_RETRIES,
     timeout: REQUEST_TIMEOUT_MS,
     telemetry: false,
   });
-  const planByPrice = new Map<string, PaidPlanName>(paidPlanNames.map((p) => [config.prices[p], p]));
+  // Subscriptions on a plan's earlier prices (a price change leaves them there) keep the plan.
+  const planByPrice = new Map<string, PaidPlanName>(paidPlanNames.flatMap((p) => [config.prices[p], ...config.earlierPrices[p]].map((price) => [price, p] as const)));
 
   function subscriptionState(sub: Stripe.Subscription): SubscriptionState {
     const raw = sub as unknown as Record<string, unknown>;
@@ -120,6 +140,11 @@ export function createStripeBilling(config: StripeConfig): BillingProvider {
           subscription_data: { metadata: { account_id: accountId } },
           success_url: successUrl,
           cancel_url: cancelUrl,
+        }).catch((err: unknown) => {
+          // A price Stripe does not have (a typo, a test-mode price with a live key) is the operator's to fix; buying again cannot help.
+          const e = err as { code?: string; param?: string; message?: string };
+          if (e.code !== 'resource_missing' || isMissingCustomer(e)) throw err;
+          throw new DomainError('billing_not_configured', `Stripe has no price ${config.prices[plan]} for ${plan} (STRIPE_PRICE_${plan.toUpperCase()}): this plan cannot be bought here until the operator fixes it.`);
         });
         if (!session.url) throw new DomainError('upstream_failed', 'Stripe made a checkout session without a URL.');
         return session.url;

@@ -26,7 +26,7 @@ const checkoutRoute = createRoute({
     ...errors({
       ...keyedErrors,
       400: 'Unknown plan (`invalid_request`, naming `plan`), or malformed input.',
-      409: 'Billing is not configured on this server (`billing_not_configured`), or the account already has a live subscription, one paid moments ago included (`already_subscribed`: use the portal).',
+      409: 'Billing is not configured on this server, or Stripe does not have the price configured for this plan (`billing_not_configured`), or the account already has a live subscription, one paid moments ago included (`already_subscribed`: use the portal).',
       502: 'The payment provider could not be reached; try again.',
     }),
   },

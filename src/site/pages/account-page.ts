@@ -97,13 +97,24 @@ ${d.inbox
   );
 }
 
+/** Why a subscriber's plan or credits are not what they pay for: a renewal Stripe could not charge. */
+function paymentNotice(status: string | null) {
+  if (status === 'past_due') {
+    return html`<p class="notice" role="status" id="payment-notice">Stripe could not charge your card for this month and is retrying. Your plan stays meanwhile, but its new credits arrive only once the payment goes through: update your card with Manage billing.</p>`;
+  }
+  if (status === 'unpaid') {
+    return html`<p class="notice" role="status" id="payment-notice">Your subscription is unpaid: Stripe's retries to charge your card failed, so this account has Free's limits until the invoice is paid. Pay it or update your card with Manage billing; your plan and its credits come back at once.</p>`;
+  }
+  return '';
+}
+
 /**
  * Upgrade (checkout) and "Manage billing" (portal). The portal needs an account
  * that subscribed through the payment provider; checkout needs billing configured
  * and no live subscription (a subscriber switches plan in the portal).
  */
 function billingButtons(d: AccountData, chrome: PageChrome) {
-  return html`<div class="row">
+  return html`${paymentNotice(d.me.billingStatus)}<div class="row">
 ${d.me.billingManaged ? html`<form method="post" action="/account/billing">${csrfField(chrome)}<button class="quiet" id="manage-billing">Manage billing</button></form>` : ''}
 ${d.billingConfigured && !d.me.subscribed
   ? (['plus', 'pro', 'business'] as const)

@@ -13,6 +13,14 @@ export function billingSuccessPage(r: CheckoutOutcome, showBalance: boolean, chr
       chrome,
     );
   }
+  if (r.status === 'ended') {
+    return layout(
+      'Subscription ended · Podtext',
+      html`<h1>This subscription has ended</h1><p role="status" id="plan" data-plan="${r.plan}">This checkout was paid, but its subscription no longer gives your account a plan (it was cancelled, or its payments failed), so the account is on ${plans[r.plan].title}. Your account page shows why, and what you can do.</p>
+<p><a href="/account">Go to my account</a></p>`,
+      chrome,
+    );
+  }
   const plan = plans[r.plan];
   return layout(
     `Welcome to Podtext ${plan.title} · Podtext`,
