@@ -11,6 +11,7 @@ import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';
 import type { WebhookSettings } from './core/webhooks/webhook-service.js';
 import { createServices, type Services } from './core/services.js';
+import { expireAllLeases } from './core/expire-leases.js';
 import { ensureSampleEpisode } from './core/transcripts/sample-seed.js';
 import { SAMPLE_AUDIO_PATH } from './site/sample-audio-route.js';
 import { attachGraphQLWebSocket } from './graphql/websocket.js';
@@ -196,6 +197,11 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     onJobDone: overrides.jobs?.onJobDone,
   });
   await ensureSampleEpisode(db.prisma, `${config.siteUrl}${SAMPLE_AUDIO_PATH}`);
+  if (db.kind === 'pglite' && !overrides.inMemory) {
+    // This process holds the data directory's lock: a lease in it belongs to a process that died.
+    const expired = await expireAllLeases(db.prisma);
+    if (Object.values(expired).some((n) => n > 0)) log.warn({ ...expired }, 'work leased by a process that died is taken up again now');
+  }
   timeTasks(services.jobs.tasks, metrics);
   countAdmissions(services.door, metrics);
   registerDbGauges(metrics.registry, { db: db.prisma, searchIndexSize: () => services.discovery.showSearch.size, pool: db.poolStats });
