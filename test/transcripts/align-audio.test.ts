@@ -64,6 +64,23 @@ describe('aligning re-spliced audio to the transcribed one', () => {
     expectFollows(result.map, spliced.now);
   });
 
+  it('keeps the last sentence when an ad comes a few seconds before the end, and after every sentence', async () => {
+    // The last stretch (4.5 s) is shorter than the ~2.7 s each fingerprint item hears plus a window:
+    // its offset read over the wrong audio marked most of the sentence cut and its end a second ad.
+    const last = episode.breaks.at(-1)!;
+    for (const plan of [{ mid: [{ at: last, ad: ads.medium }] }, { mid: episode.breaks.map((at, i) => ({ at, ad: [ads.short, ads.medium, ads.long][i % 3]! })) }]) {
+      const spliced = splice(episode.pcm, plan);
+      const result = alignAudio(reference, await print(spliced.pcm));
+      expect(result.kind).toBe('mapped');
+      if (result.kind !== 'mapped') return;
+      expect(result.map.removed).toEqual([]);
+      expect(result.map.inserted).toHaveLength(spliced.ads.length);
+      expect(Math.abs(result.map.inserted.at(-1)!.end - spliced.ads.at(-1)!.end)).toBeLessThan(0.1);
+      expectFollows(result.map, spliced.now);
+      expect(Math.abs(mapTime(result.map, secondsOf(episode.pcm) - 0.3).t - spliced.now(secondsOf(episode.pcm) - 0.3))).toBeLessThan(0.1);
+    }
+  });
+
   it('marks what was cut out when ads the transcribed audio had are gone', async () => {
     const withAds = splice(episode.pcm, { mid: [{ at: episode.breaks[2]!, ad: ads.long }] });
     const result = alignAudio(await print(withAds.pcm), reference);
