@@ -11,6 +11,12 @@ import { alignAudio } from './align-audio.js';
 import { docAlignment, retimeDoc, withoutAlignment } from './retime-doc.js';
 import { isIdentity, sameMap, type TimeMap } from './time-map.js';
 
+/** The validators a host served a downloaded file with: the first check asks whether they still hold instead of downloading it again. */
+export interface ServedValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
 export interface AudioCheckOptions {
   /** Seconds between checks of one episode, spread ±25 %. Default: 21600 (6 hours). */
   intervalSeconds: number;
@@ -294,16 +300,17 @@ export function createAudioChecks(deps: AudioCheckDeps) {
    * its transcript adopts once stored (`scheduleAudioReference`). Never
    * throws: without it the audio is fetched again for a reference later.
    */
-  async function keepReference(transcriptId: string, audioUrl: string, file: string, signal?: AbortSignal): Promise<void> {
+  async function keepReference(transcriptId: string, audioUrl: string, file: string, served: ServedValidators, signal?: AbortSignal): Promise<void> {
     try {
       const bytes = (await stat(file)).size;
       const print = await fingerprintAudio(file, `${file}.reference.wav`, { signal });
       await db.$executeRaw`
-        INSERT INTO audio_pending_references (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length, next_check_at)
-        VALUES (${transcriptId}, ${itemsToBytes(print.items)}, ${Buffer.from(print.envelope)}, ${print.seconds}, ${print.tool}, ${audioUrl}, ${hostOf(audioUrl)}, ${bytes}::bigint, ${nextCheck()})
+        INSERT INTO audio_pending_references (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length, etag, last_modified, next_check_at)
+        VALUES (${transcriptId}, ${itemsToBytes(print.items)}, ${Buffer.from(print.envelope)}, ${print.seconds}, ${print.tool}, ${audioUrl}, ${hostOf(audioUrl)}, ${bytes}::bigint,
+          ${served.etag}, ${served.lastModified}, ${nextCheck()})
         ON CONFLICT (transcript_id) DO UPDATE SET reference = EXCLUDED.reference, envelope = EXCLUDED.envelope, reference_seconds = EXCLUDED.reference_seconds,
           fingerprint_tool = EXCLUDED.fingerprint_tool, audio_url = EXCLUDED.audio_url, audio_host = EXCLUDED.audio_host,
-          content_length = EXCLUDED.content_length, next_check_at = EXCLUDED.next_check_at, created_at = now()`;
+          content_length = EXCLUDED.content_length, etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, next_check_at = EXCLUDED.next_check_at, created_at = now()`;
     } catch (err) {
       if (!signal?.aborted) log.warn({ transcriptId, err: (err as Error).message }, 'no reference fingerprint from the transcribed file; the audio will be fetched for one');
     }
