@@ -81,6 +81,35 @@ describe('aligning re-spliced audio to the transcribed one', () => {
     }
   });
 
+  it('finds the last sentence after an ad when the transcribed audio had another ad cut, either way round', async () => {
+    // A 4.5 s end has no 3 s window of fingerprint items wholly its own: unless the loudness places it,
+    // the sentence was marked cut and an ad said to run to the end of the file.
+    const last = episode.breaks.at(-1)!;
+    const length = secondsOf(episode.pcm);
+    const withPre = splice(episode.pcm, { pre: ads.long });
+    const withLate = splice(episode.pcm, { mid: [{ at: last, ad: ads.medium }] });
+    const pre = secondsOf(ads.long);
+    const late = secondsOf(ads.medium);
+    const fromPre = alignAudio(await print(withPre.pcm), await print(withLate.pcm));
+    const fromLate = alignAudio(await print(withLate.pcm), await print(withPre.pcm));
+    expect(fromPre.kind).toBe('mapped');
+    expect(fromLate.kind).toBe('mapped');
+    if (fromPre.kind !== 'mapped' || fromLate.kind !== 'mapped') return;
+    expect(fromPre.map.removed).toHaveLength(1);
+    expect(fromPre.map.inserted).toHaveLength(1);
+    expect(Math.abs(fromPre.map.inserted[0]!.end - withLate.ads[0]!.end)).toBeLessThan(0.1);
+    expect(fromLate.map.removed).toHaveLength(1);
+    expect(Math.abs(fromLate.map.removed[0]!.at - withPre.now(last))).toBeLessThan(0.1);
+    for (const t of [last + 0.5, (last + length) / 2, length - 0.3]) {
+      const a = mapTime(fromPre.map, t + pre);
+      expect(a.removed, `${t} s`).toBe(false);
+      expect(Math.abs(a.t - withLate.now(t)), `${t} s`).toBeLessThan(0.1);
+      const b = mapTime(fromLate.map, t + late);
+      expect(b.removed, `${t} s`).toBe(false);
+      expect(Math.abs(b.t - withPre.now(t)), `${t} s`).toBeLessThan(0.1);
+    }
+  });
+
   it('marks what was cut out when ads the transcribed audio had are gone', async () => {
     const withAds = splice(episode.pcm, { mid: [{ at: episode.breaks[2]!, ad: ads.long }] });
     const result = alignAudio(await print(withAds.pcm), reference);
