@@ -73,6 +73,7 @@ interface CheckRow {
   last_modified: string | null;
   content_length: bigint | null;
   inserts_ads: boolean;
+  last_result: string | null;
   /** A feed took the episode over from a request: the transcript is the requester's file's until this check says otherwise. */
   verify_recording: boolean;
   alignment: TimeMap | null;
@@ -230,7 +231,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
   async function check(transcriptId: string, signal?: AbortSignal): Promise<CheckOutcome> {
     const rows = await db.$queryRaw<CheckRow[]>`
       SELECT c.transcript_id, e.audio_url AS episode_audio_url, c.audio_url, c.audio_host, c.reference, c.envelope, c.reference_seconds,
-        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.verify_recording, c.alignment, c.base_doc, t.doc, t.version
+        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.last_result, c.verify_recording, c.alignment, c.base_doc, t.doc, t.version
       FROM audio_checks c JOIN episodes e ON e.transcript_id = c.transcript_id JOIN transcripts t ON t.transcript_id = c.transcript_id
       WHERE c.transcript_id = ${transcriptId}`;
     const row = rows[0];
@@ -246,8 +247,11 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       if (row.reference && validators && url === row.audio_url && unchanged(row, validators)) {
         const host = hostOf(url);
         const adsHost = row.inserts_ads || (host !== null && (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM audio_checks WHERE audio_host = ${host} AND inserts_ads`)[0]!.n > 0);
-        if (!adsHost) {
-          await finish(transcriptId, 'unchanged', { sameRecording: true });
+        // A file refused before and still served says the same again: the refusal stays the news. A
+        // recording to be vouched for is compared with the reference, not with a file refused before.
+        const refusedBefore = /^(refused|low_confidence):/.test(row.last_result ?? '');
+        if (!adsHost && !(refusedBefore && row.verify_recording)) {
+          await finish(transcriptId, refusedBefore ? row.last_result! : 'unchanged', { sameRecording: !refusedBefore });
           return 'unchanged';
         }
       }
@@ -273,8 +277,10 @@ export function createAudioChecks(deps: AudioCheckDeps) {
         const outcome = result.kind === 'different' ? 'refused' : 'low_confidence';
         log.warn({ ...clog, url, reason: result.reason, coverage: Math.round(result.coverage * 100) / 100 }, result.kind === 'different' ? 'audio served now is another recording: transcript times left as they were' : 'audio changed but the alignment is not confident: transcript times left as they were');
         await audit(transcriptId, outcome, result.reason, print.seconds, null, row.alignment);
-        // Validators stay as they were, so the next check looks at the file again.
-        await finish(transcriptId, `${outcome}: ${result.reason}`);
+        // The refused file's validators are kept, so that it is not downloaded and refused again every
+        // check while its host serves it unchanged (a host known to insert ads is fetched whatever they say).
+        // A recording still to be vouched for keeps the old ones: a one-byte answer proves nothing about it.
+        await finish(transcriptId, `${outcome}: ${result.reason}`, row.verify_recording ? {} : { validators, url });
         return outcome;
       }
       const current = row.alignment ?? null;
