@@ -110,6 +110,25 @@ describe('aligning re-spliced audio to the transcribed one', () => {
     }
   });
 
+  it('keeps a short opening before an ad the transcribed audio had, once that ad is gone or moved to a pre-roll', async () => {
+    // The first 4.8 s sentence, then an ad: read from the items' starts it was marked cut.
+    const first = episode.breaks[0]!;
+    const withAd = splice(episode.pcm, { mid: [{ at: first, ad: ads.medium }] });
+    const reference = await print(withAd.pcm);
+    for (const now of [splice(episode.pcm, {}), splice(episode.pcm, { pre: ads.long })]) {
+      const result = alignAudio(reference, await print(now.pcm));
+      expect(result.kind).toBe('mapped');
+      if (result.kind !== 'mapped') return;
+      for (const t of [0.5, first / 2, first - 0.5]) {
+        const m = mapTime(result.map, t);
+        expect(m.removed, `${t} s`).toBe(false);
+        expect(Math.abs(m.t - now.now(t)), `${t} s`).toBeLessThan(0.1);
+      }
+      expect(result.map.removed).toHaveLength(1);
+      expect(Math.abs(result.map.removed[0]!.refEnd - result.map.removed[0]!.refStart - secondsOf(ads.medium))).toBeLessThan(0.1);
+    }
+  });
+
   it('marks what was cut out when ads the transcribed audio had are gone', async () => {
     const withAds = splice(episode.pcm, { mid: [{ at: episode.breaks[2]!, ad: ads.long }] });
     const result = alignAudio(await print(withAds.pcm), reference);

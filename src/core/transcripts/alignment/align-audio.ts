@@ -1,5 +1,6 @@
 import { ENVELOPE_RATE, ITEM_HEARS_SECONDS, ITEM_SECONDS } from '../../../infra/audio/fingerprint.js';
 import { matchRuns, WINDOW_ITEMS } from './match-fingerprints.js';
+import { placeShortHead } from './place-short-head.js';
 import { placeShortTail } from './place-short-tail.js';
 import { type RefinedOffset, refineFirstStart, refineLastEnd, refineOffset, refineSplice } from './refine-boundaries.js';
 import type { InsertedStretch, MatchedPiece, RemovedStretch, TimeMap } from './time-map.js';
@@ -44,6 +45,8 @@ export function alignAudio(reference: AudioPrint, current: AudioPrint): Alignmen
   const runs = matchRuns(reference.items, current.items);
   const shortTail = runs.length > 0 ? placeShortTail(reference, current, runs[runs.length - 1]!) : null;
   if (shortTail) runs.push(shortTail);
+  const shortHead = runs.length > 0 ? placeShortHead(reference, current, runs[0]!) : null;
+  if (shortHead) runs.unshift(shortHead);
   const F = ENVELOPE_RATE;
   const toFrames = (items: number) => items * ITEM_SECONDS * F;
   // Item k hears the audio from k·ITEM_SECONDS on for ITEM_HEARS_SECONDS: a
