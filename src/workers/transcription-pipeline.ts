@@ -7,6 +7,7 @@ import type { Lane } from '../core/jobs/lanes.js';
 import type { NewChunk } from '../core/jobs/chunk-queue.js';
 import type { TaskResult } from '../core/jobs/settle-task.js';
 import type { ClaimedTask, HandOff } from '../core/jobs/task-queue.js';
+import type { ServedValidators } from '../core/transcripts/alignment/audio-check-service.js';
 import type { Logger } from '../infra/logger.js';
 import { AsrError } from '../infra/asr/asr-engine.js';
 import { stitch } from '../infra/asr/transcribe-chunked.js';
@@ -77,7 +78,7 @@ export interface PipelineDeps {
    */
   slotSince?: number;
   /** Fingerprints the downloaded file as the reference its transcript's times follow (`AudioChecks.keepReference`). */
-  keepReference?: (transcriptId: string, audioUrl: string, file: string, signal: AbortSignal) => Promise<void>;
+  keepReference?: (transcriptId: string, audioUrl: string, file: string, served: ServedValidators, signal: AbortSignal) => Promise<void>;
 }
 
 /** Where a running task is, for heartbeats: stage, share of chunks done, measured length. */
@@ -115,7 +116,7 @@ export async function runPipeline(
   try {
     await report('download', 0);
     const audio = join(workDir, 'audio');
-    await deps.outbound.download(task.audioUrl, audio, {
+    const served = await deps.outbound.download(task.audioUrl, audio, {
       maxBytes: deps.options.maxDownloadBytes,
       timeoutMs: deps.options.downloadTimeoutMs,
       idleTimeoutMs: deps.options.downloadIdleTimeoutMs,
@@ -124,7 +125,7 @@ export async function runPipeline(
     });
     await report('decode', 0);
     const wav = join(workDir, 'audio.wav');
-    reference = deps.keepReference?.(task.transcriptId, task.audioUrl, audio, referenceStop.signal) ?? reference;
+    reference = deps.keepReference?.(task.transcriptId, task.audioUrl, audio, served, referenceStop.signal) ?? reference;
     const { durationSeconds } = await decodeToPcm(audio, wav, { maxSeconds: task.maxSeconds, signal });
     await report('split', 0, durationSeconds);
     const chunks = await splitAtSilences(wav, { targetChunkSeconds: deps.options.chunkSeconds, maxChunkSeconds: deps.options.maxChunkSeconds, signal });

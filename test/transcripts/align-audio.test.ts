@@ -64,6 +64,71 @@ describe('aligning re-spliced audio to the transcribed one', () => {
     expectFollows(result.map, spliced.now);
   });
 
+  it('keeps the last sentence when an ad comes a few seconds before the end, and after every sentence', async () => {
+    // The last stretch (4.5 s) is shorter than the ~2.7 s each fingerprint item hears plus a window:
+    // its offset read over the wrong audio marked most of the sentence cut and its end a second ad.
+    const last = episode.breaks.at(-1)!;
+    for (const plan of [{ mid: [{ at: last, ad: ads.medium }] }, { mid: episode.breaks.map((at, i) => ({ at, ad: [ads.short, ads.medium, ads.long][i % 3]! })) }]) {
+      const spliced = splice(episode.pcm, plan);
+      const result = alignAudio(reference, await print(spliced.pcm));
+      expect(result.kind).toBe('mapped');
+      if (result.kind !== 'mapped') return;
+      expect(result.map.removed).toEqual([]);
+      expect(result.map.inserted).toHaveLength(spliced.ads.length);
+      expect(Math.abs(result.map.inserted.at(-1)!.end - spliced.ads.at(-1)!.end)).toBeLessThan(0.1);
+      expectFollows(result.map, spliced.now);
+      expect(Math.abs(mapTime(result.map, secondsOf(episode.pcm) - 0.3).t - spliced.now(secondsOf(episode.pcm) - 0.3))).toBeLessThan(0.1);
+    }
+  });
+
+  it('finds the last sentence after an ad when the transcribed audio had another ad cut, either way round', async () => {
+    // A 4.5 s end has no 3 s window of fingerprint items wholly its own: unless the loudness places it,
+    // the sentence was marked cut and an ad said to run to the end of the file.
+    const last = episode.breaks.at(-1)!;
+    const length = secondsOf(episode.pcm);
+    const withPre = splice(episode.pcm, { pre: ads.long });
+    const withLate = splice(episode.pcm, { mid: [{ at: last, ad: ads.medium }] });
+    const pre = secondsOf(ads.long);
+    const late = secondsOf(ads.medium);
+    const fromPre = alignAudio(await print(withPre.pcm), await print(withLate.pcm));
+    const fromLate = alignAudio(await print(withLate.pcm), await print(withPre.pcm));
+    expect(fromPre.kind).toBe('mapped');
+    expect(fromLate.kind).toBe('mapped');
+    if (fromPre.kind !== 'mapped' || fromLate.kind !== 'mapped') return;
+    expect(fromPre.map.removed).toHaveLength(1);
+    expect(fromPre.map.inserted).toHaveLength(1);
+    expect(Math.abs(fromPre.map.inserted[0]!.end - withLate.ads[0]!.end)).toBeLessThan(0.1);
+    expect(fromLate.map.removed).toHaveLength(1);
+    expect(Math.abs(fromLate.map.removed[0]!.at - withPre.now(last))).toBeLessThan(0.1);
+    for (const t of [last + 0.5, (last + length) / 2, length - 0.3]) {
+      const a = mapTime(fromPre.map, t + pre);
+      expect(a.removed, `${t} s`).toBe(false);
+      expect(Math.abs(a.t - withLate.now(t)), `${t} s`).toBeLessThan(0.1);
+      const b = mapTime(fromLate.map, t + late);
+      expect(b.removed, `${t} s`).toBe(false);
+      expect(Math.abs(b.t - withPre.now(t)), `${t} s`).toBeLessThan(0.1);
+    }
+  });
+
+  it('keeps a short opening before an ad the transcribed audio had, once that ad is gone or moved to a pre-roll', async () => {
+    // The first 4.8 s sentence, then an ad: read from the items' starts it was marked cut.
+    const first = episode.breaks[0]!;
+    const withAd = splice(episode.pcm, { mid: [{ at: first, ad: ads.medium }] });
+    const reference = await print(withAd.pcm);
+    for (const now of [splice(episode.pcm, {}), splice(episode.pcm, { pre: ads.long })]) {
+      const result = alignAudio(reference, await print(now.pcm));
+      expect(result.kind).toBe('mapped');
+      if (result.kind !== 'mapped') return;
+      for (const t of [0.5, first / 2, first - 0.5]) {
+        const m = mapTime(result.map, t);
+        expect(m.removed, `${t} s`).toBe(false);
+        expect(Math.abs(m.t - now.now(t)), `${t} s`).toBeLessThan(0.1);
+      }
+      expect(result.map.removed).toHaveLength(1);
+      expect(Math.abs(result.map.removed[0]!.refEnd - result.map.removed[0]!.refStart - secondsOf(ads.medium))).toBeLessThan(0.1);
+    }
+  });
+
   it('marks what was cut out when ads the transcribed audio had are gone', async () => {
     const withAds = splice(episode.pcm, { mid: [{ at: episode.breaks[2]!, ad: ads.long }] });
     const result = alignAudio(await print(withAds.pcm), reference);

@@ -12,6 +12,13 @@ const RATE = 11_025;
 export const ENVELOPE_RATE = 100;
 /** Seconds between chromaprint items: a 4096-sample frame every 1365 samples at 11025 Hz. */
 export const ITEM_SECONDS = 1365 / RATE;
+/**
+ * Seconds of audio one item depends on, from its start: a 4096-sample frame
+ * and the 19 frames after it (chromaprint's 5-frame chroma filter and its
+ * classifiers up to 16 frames wide). A file's last items so end this long
+ * before its audio does.
+ */
+export const ITEM_HEARS_SECONDS = (19 * 1365 + 4096) / RATE;
 
 export interface AudioFingerprint {
   /** Chromaprint raw fingerprint: one 32-bit item per {@link ITEM_SECONDS}. */

@@ -85,7 +85,7 @@ describe('download', () => {
     requests = [];
     const file = join(dir, 'resumable.mp3');
     const result = await client.download(server.url('/resumable.mp3'), file, { maxBytes: 5_000_000, retryDelayMs: 10 });
-    expect(result).toEqual({ bytes: audio.length, contentType: 'audio/mpeg', url: server.url('/resumable.mp3') });
+    expect(result).toEqual({ bytes: audio.length, contentType: 'audio/mpeg', url: server.url('/resumable.mp3'), etag: '"v1"', lastModified: null });
     expect((await readFile(file)).equals(audio)).toBe(true);
     expect(requests).toHaveLength(2);
     expect(requests[0].range).toBeUndefined();

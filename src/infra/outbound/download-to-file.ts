@@ -31,6 +31,9 @@ export interface DownloadResult {
   contentType: string | null;
   /** The final URL after redirects, without user info. */
   url: string;
+  /** The file's `ETag` and `Last-Modified` as served, for later conditional requests. */
+  etag: string | null;
+  lastModified: string | null;
 }
 
 interface ResumeState {
@@ -42,6 +45,8 @@ interface ResumeState {
   validator: string | null;
   ranges: boolean;
   contentType: string | null;
+  etag: string | null;
+  lastModified: string | null;
 }
 
 function rangeStart(contentRange: string | undefined): number | null {
@@ -94,7 +99,9 @@ async function attempt(
     state.written = 0;
     state.contentType = res.headers['content-type'] ?? null;
     const etag = res.headers.etag;
-    state.validator = etag && !etag.startsWith('W/') ? etag : (res.headers['last-modified'] ?? null);
+    state.etag = etag ?? null;
+    state.lastModified = res.headers['last-modified'] ?? null;
+    state.validator = etag && !etag.startsWith('W/') ? etag : state.lastModified;
   }
   state.ranges = status === 206 || /\bbytes\b/i.test(String(res.headers['accept-ranges'] ?? ''));
   const length = Number(res.headers['content-length'] ?? NaN);
@@ -143,13 +150,13 @@ export async function downloadToFile(
 ): Promise<DownloadResult> {
   const start = parseTarget(url, opts.httpsOnly ?? false);
   const deadline = createDeadline(opts.timeoutMs ?? 600_000, redact(start), opts.signal);
-  const state: ResumeState = { url: start, written: 0, total: null, validator: null, ranges: false, contentType: null };
+  const state: ResumeState = { url: start, written: 0, total: null, validator: null, ranges: false, contentType: null, etag: null, lastModified: null };
   const maxRetries = opts.maxRetries ?? 3;
   try {
     for (let tries = 0; ; tries += 1) {
       try {
         await attempt(ctx, state, filePath, opts, deadline.signal);
-        return { bytes: state.written, contentType: state.contentType, url: redact(state.url) };
+        return { bytes: state.written, contentType: state.contentType, url: redact(state.url), etag: state.etag, lastModified: state.lastModified };
       } catch (err) {
         const failure = toOutboundError(err, redact(state.url));
         if (tries >= maxRetries || !retryable(failure, deadline.signal)) throw failure;

@@ -1,5 +1,7 @@
-import { ENVELOPE_RATE, ITEM_SECONDS } from '../../../infra/audio/fingerprint.js';
+import { ENVELOPE_RATE, ITEM_HEARS_SECONDS, ITEM_SECONDS } from '../../../infra/audio/fingerprint.js';
 import { matchRuns, WINDOW_ITEMS } from './match-fingerprints.js';
+import { placeShortHead } from './place-short-head.js';
+import { placeShortTail } from './place-short-tail.js';
 import { type RefinedOffset, refineFirstStart, refineLastEnd, refineOffset, refineSplice } from './refine-boundaries.js';
 import type { InsertedStretch, MatchedPiece, RemovedStretch, TimeMap } from './time-map.js';
 
@@ -41,8 +43,16 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function alignAudio(reference: AudioPrint, current: AudioPrint): Alignment {
   const runs = matchRuns(reference.items, current.items);
+  const shortTail = runs.length > 0 ? placeShortTail(reference, current, runs[runs.length - 1]!) : null;
+  if (shortTail) runs.push(shortTail);
+  const shortHead = runs.length > 0 ? placeShortHead(reference, current, runs[0]!) : null;
+  if (shortHead) runs.unshift(shortHead);
   const F = ENVELOPE_RATE;
   const toFrames = (items: number) => items * ITEM_SECONDS * F;
+  // Item k hears the audio from k·ITEM_SECONDS on for ITEM_HEARS_SECONDS: a
+  // stretch of matching items is the audio under their middles. Read from
+  // their starts, a short stretch after a splice would reach back over it.
+  const refFrames = (items: number) => (items * ITEM_SECONDS + ITEM_HEARS_SECONDS / 2) * F;
   const matchedItems = runs.reduce((n, r) => n + (r.curEnd - r.curStart), 0);
   const coarseCoverage = Math.min(1, matchedItems / Math.max(1, reference.items.length));
   if (runs.length === 0 || coarseCoverage < DIFFERENT_BELOW) {
@@ -52,7 +62,7 @@ export function alignAudio(reference: AudioPrint, current: AudioPrint): Alignmen
   const cur = current.envelope;
   const span = toFrames(WINDOW_ITEMS) + F;
   const offsets: RefinedOffset[] = runs.map((r) =>
-    refineOffset(ref, cur, toFrames(r.curStart - r.offset), toFrames(r.curEnd - r.offset), toFrames(r.offset)),
+    refineOffset(ref, cur, refFrames(r.curStart - r.offset), refFrames(r.curEnd - r.offset), toFrames(r.offset)),
   );
   const weak = offsets.findIndex((o, i) => o.correlation !== null && o.correlation < MIN_CORRELATION && runs[i]!.curEnd - runs[i]!.curStart > WINDOW_ITEMS * 2);
   if (weak >= 0) {

@@ -19,13 +19,13 @@ export async function scheduleAudioReference(tx: Tx, transcriptId: string, doc: 
   }
   const adopted = await tx.$executeRaw`
     INSERT INTO audio_checks AS c (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length,
-      last_result, checked_at, next_check_at)
+      etag, last_modified, last_result, checked_at, next_check_at)
     SELECT transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length,
-      'reference taken', created_at, next_check_at
+      etag, last_modified, 'reference taken', created_at, next_check_at
     FROM audio_pending_references WHERE transcript_id = ${transcriptId}
     ON CONFLICT (transcript_id) DO UPDATE SET base_doc = NULL, reference = EXCLUDED.reference, envelope = EXCLUDED.envelope,
       reference_seconds = EXCLUDED.reference_seconds, fingerprint_tool = EXCLUDED.fingerprint_tool, audio_url = EXCLUDED.audio_url,
-      audio_host = EXCLUDED.audio_host, etag = NULL, last_modified = NULL, content_length = EXCLUDED.content_length, alignment = NULL,
+      audio_host = EXCLUDED.audio_host, etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, content_length = EXCLUDED.content_length, alignment = NULL,
       last_result = EXCLUDED.last_result, checked_at = EXCLUDED.checked_at, next_check_at = EXCLUDED.next_check_at, updated_at = now()`;
   if (adopted > 0) {
     await tx.$executeRaw`DELETE FROM audio_pending_references WHERE transcript_id = ${transcriptId}`;

@@ -11,6 +11,12 @@ import { alignAudio } from './align-audio.js';
 import { docAlignment, retimeDoc, withoutAlignment } from './retime-doc.js';
 import { isIdentity, sameMap, type TimeMap } from './time-map.js';
 
+/** The validators a host served a downloaded file with: the first check asks whether they still hold instead of downloading it again. */
+export interface ServedValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
 export interface AudioCheckOptions {
   /** Seconds between checks of one episode, spread ±25 %. Default: 21600 (6 hours). */
   intervalSeconds: number;
@@ -67,6 +73,7 @@ interface CheckRow {
   last_modified: string | null;
   content_length: bigint | null;
   inserts_ads: boolean;
+  last_result: string | null;
   /** A feed took the episode over from a request: the transcript is the requester's file's until this check says otherwise. */
   verify_recording: boolean;
   alignment: TimeMap | null;
@@ -224,7 +231,7 @@ export function createAudioChecks(deps: AudioCheckDeps) {
   async function check(transcriptId: string, signal?: AbortSignal): Promise<CheckOutcome> {
     const rows = await db.$queryRaw<CheckRow[]>`
       SELECT c.transcript_id, e.audio_url AS episode_audio_url, c.audio_url, c.audio_host, c.reference, c.envelope, c.reference_seconds,
-        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.verify_recording, c.alignment, c.base_doc, t.doc, t.version
+        c.fingerprint_tool, c.etag, c.last_modified, c.content_length, c.inserts_ads, c.last_result, c.verify_recording, c.alignment, c.base_doc, t.doc, t.version
       FROM audio_checks c JOIN episodes e ON e.transcript_id = c.transcript_id JOIN transcripts t ON t.transcript_id = c.transcript_id
       WHERE c.transcript_id = ${transcriptId}`;
     const row = rows[0];
@@ -240,8 +247,11 @@ export function createAudioChecks(deps: AudioCheckDeps) {
       if (row.reference && validators && url === row.audio_url && unchanged(row, validators)) {
         const host = hostOf(url);
         const adsHost = row.inserts_ads || (host !== null && (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM audio_checks WHERE audio_host = ${host} AND inserts_ads`)[0]!.n > 0);
-        if (!adsHost) {
-          await finish(transcriptId, 'unchanged', { sameRecording: true });
+        // A file refused before and still served says the same again: the refusal stays the news. A
+        // recording to be vouched for is compared with the reference, not with a file refused before.
+        const refusedBefore = /^(refused|low_confidence):/.test(row.last_result ?? '');
+        if (!adsHost && !(refusedBefore && row.verify_recording)) {
+          await finish(transcriptId, refusedBefore ? row.last_result! : 'unchanged', { sameRecording: !refusedBefore });
           return 'unchanged';
         }
       }
@@ -267,8 +277,10 @@ export function createAudioChecks(deps: AudioCheckDeps) {
         const outcome = result.kind === 'different' ? 'refused' : 'low_confidence';
         log.warn({ ...clog, url, reason: result.reason, coverage: Math.round(result.coverage * 100) / 100 }, result.kind === 'different' ? 'audio served now is another recording: transcript times left as they were' : 'audio changed but the alignment is not confident: transcript times left as they were');
         await audit(transcriptId, outcome, result.reason, print.seconds, null, row.alignment);
-        // Validators stay as they were, so the next check looks at the file again.
-        await finish(transcriptId, `${outcome}: ${result.reason}`);
+        // The refused file's validators are kept, so that it is not downloaded and refused again every
+        // check while its host serves it unchanged (a host known to insert ads is fetched whatever they say).
+        // A recording still to be vouched for keeps the old ones: a one-byte answer proves nothing about it.
+        await finish(transcriptId, `${outcome}: ${result.reason}`, row.verify_recording ? {} : { validators, url });
         return outcome;
       }
       const current = row.alignment ?? null;
@@ -294,16 +306,17 @@ export function createAudioChecks(deps: AudioCheckDeps) {
    * its transcript adopts once stored (`scheduleAudioReference`). Never
    * throws: without it the audio is fetched again for a reference later.
    */
-  async function keepReference(transcriptId: string, audioUrl: string, file: string, signal?: AbortSignal): Promise<void> {
+  async function keepReference(transcriptId: string, audioUrl: string, file: string, served: ServedValidators, signal?: AbortSignal): Promise<void> {
     try {
       const bytes = (await stat(file)).size;
       const print = await fingerprintAudio(file, `${file}.reference.wav`, { signal });
       await db.$executeRaw`
-        INSERT INTO audio_pending_references (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length, next_check_at)
-        VALUES (${transcriptId}, ${itemsToBytes(print.items)}, ${Buffer.from(print.envelope)}, ${print.seconds}, ${print.tool}, ${audioUrl}, ${hostOf(audioUrl)}, ${bytes}::bigint, ${nextCheck()})
+        INSERT INTO audio_pending_references (transcript_id, reference, envelope, reference_seconds, fingerprint_tool, audio_url, audio_host, content_length, etag, last_modified, next_check_at)
+        VALUES (${transcriptId}, ${itemsToBytes(print.items)}, ${Buffer.from(print.envelope)}, ${print.seconds}, ${print.tool}, ${audioUrl}, ${hostOf(audioUrl)}, ${bytes}::bigint,
+          ${served.etag}, ${served.lastModified}, ${nextCheck()})
         ON CONFLICT (transcript_id) DO UPDATE SET reference = EXCLUDED.reference, envelope = EXCLUDED.envelope, reference_seconds = EXCLUDED.reference_seconds,
           fingerprint_tool = EXCLUDED.fingerprint_tool, audio_url = EXCLUDED.audio_url, audio_host = EXCLUDED.audio_host,
-          content_length = EXCLUDED.content_length, next_check_at = EXCLUDED.next_check_at, created_at = now()`;
+          content_length = EXCLUDED.content_length, etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, next_check_at = EXCLUDED.next_check_at, created_at = now()`;
     } catch (err) {
       if (!signal?.aborted) log.warn({ transcriptId, err: (err as Error).message }, 'no reference fingerprint from the transcribed file; the audio will be fetched for one');
     }

@@ -22,7 +22,7 @@ function at(env: Uint8Array, x: number): number | null {
   return f === 0 ? env[i]! : env[i]! * (1 - f) + env[i + 1]! * f;
 }
 
-function pearson(ref: Uint8Array, cur: Uint8Array, from: number, to: number, lag: number): number | null {
+export function pearson(ref: Uint8Array, cur: Uint8Array, from: number, to: number, lag: number): number | null {
   let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
   for (let f = from; f < to; f++) {
     const g = f + lag;
