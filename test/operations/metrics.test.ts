@@ -58,6 +58,8 @@ describe('GET /metrics', () => {
     expect((await t.gql('query MyCredits { me { credits } }', {}, a.key)).status).toBe(200);
     const missing = await t.gql('query ShowEpisodes { episodes(feedId: 123456789) { nodes { title } } }', {}, a.key);
     expect(missing.body.errors?.[0]?.extensions?.code).toBe('not_found');
+    // Two root fields are two calls against the allowance, and two in the metric.
+    expect((await t.gql('query Both { me { credits } again: me { plan } }', {}, a.key)).status).toBe(200);
     // Refused at the door (no key): never executed, so counted by status, not as an operation.
     expect((await t.gql('query MyCredits { me { credits } }')).status).toBe(401);
 
@@ -68,15 +70,17 @@ describe('GET /metrics', () => {
     expect(delta('podtext_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}')).toBe(1);
     const graphqlCalls = (s: Map<string, number>) =>
       [...s].filter(([k]) => k.startsWith('podtext_http_request_duration_seconds_count{method="POST",route="/graphql",')).reduce((n, [, v]) => n + v, 0);
-    expect(graphqlCalls(after) - graphqlCalls(before)).toBe(3);
+    expect(graphqlCalls(after) - graphqlCalls(before)).toBe(4);
     expect(delta('podtext_http_request_duration_seconds_count{method="POST",route="/graphql",status="401"}')).toBe(1);
     // Never a raw path with an id in it.
     expect([...after.keys()].some((k) => k.includes('123456789'))).toBe(false);
     expect(delta('podtext_graphql_operations_total{type="query",name="MyCredits",errors="false"}')).toBe(1);
     expect(delta('podtext_graphql_operations_total{type="query",name="ShowEpisodes",errors="true"}')).toBe(1);
     expect(delta('podtext_graphql_operations_total{type="query",name="MyCredits",errors="true"}')).toBe(0);
-    // Seven calls counted against the key's allowance: 3 + 2 REST (a 404 counts too), 2 GraphQL; the keyless one counts nothing.
-    expect(delta('podtext_requests_metered_total')).toBe(7);
+    // Nine calls counted against the key's allowance: 3 + 2 REST (a 404 counts too), 1 + 1 + 2 GraphQL; the keyless one counts nothing.
+    expect(delta('podtext_requests_metered_total')).toBe(9);
+    const usage = (await (await t.api('GET', '/usage', { key: a.key })).json()) as { requests_today: number };
+    expect(usage.requests_today).toBe(10);
     // The duration histogram has buckets in seconds.
     expect(after.has('podtext_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/v1/me",status="200"}')).toBe(true);
     // Node's own metrics are there too.

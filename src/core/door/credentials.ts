@@ -13,9 +13,6 @@ export interface Credentials {
   session?: string | null;
 }
 
-/** No credentials at all. */
-export const NO_CREDENTIALS: Credentials = {};
-
 function single(values: readonly string[] | undefined, name: string): string | null {
   if (!values || values.length === 0) return null;
   // Fetch's Headers joins repeated headers with ", "; a key never holds a comma.
@@ -42,9 +39,4 @@ export function keyFromCredentials(credentials: Credentials): string | null {
     throw new DomainError('conflicting_keys', 'Authorization and X-Api-Key carry different keys; send one.');
   }
   return bearer ?? header;
-}
-
-/** True when the caller sent anything that names an account. */
-export function hasCredentials(credentials: Credentials): boolean {
-  return Boolean(credentials.authorization?.length || credentials.apiKey?.length || credentials.session);
 }

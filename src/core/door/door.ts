@@ -40,6 +40,8 @@ export interface Admission {
   meter: MeterResult;
   headers: RateLimitHeaders;
   error: DomainError | null;
+  /** Requests counted against the allowance by this admission: 0 when keyless or refused. */
+  counted: number;
 }
 
 export interface SessionAuthenticator {
@@ -83,7 +85,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
   }
 
   async function meterFor(actor: Actor, cost: number): Promise<Admission> {
-    if (cost === 0) return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+    if (cost === 0) return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
     const meter = await metering.take(actor, cost);
     const headers = rateLimitHeaders(meter);
     if (!meter.allowed) {
@@ -93,14 +95,14 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
         : `The daily allowance of ${meter.limit} requests is spent; it resets at 00:00 UTC.`;
       // Clients that honour Retry-After wait until the allowance resets.
       const error = new DomainError('rate_limited', message, { retryAfter: secondsToNextUtcDay(clock.now()) });
-      return { actor, meter, headers, error };
+      return { actor, meter, headers, error, counted: 0 };
     }
-    return { actor, meter, headers, error: null };
+    return { actor, meter, headers, error: null, counted: cost };
   }
 
   function refused(error: unknown): Admission {
     if (!(error instanceof DomainError)) throw error;
-    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error };
+    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error, counted: 0 };
   }
 
   /** True when an operation of `list` answers with a secret (see `Operation.secret`). */
@@ -112,7 +114,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
   async function admitList(list: readonly Call[], credentials: Credentials): Promise<Admission> {
     const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
     const rule = strictest(rules);
-    if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+    if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
     let actor: Actor | null;
     try {
       actor = await identify(credentials);
@@ -121,7 +123,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
     }
     if (!actor) {
       if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
-      return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null };
+      return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
     }
     let cost = 0;
     list.forEach((c, i) => (cost += rules[i] === 'none' ? 0 : operations[c.operation].requests));

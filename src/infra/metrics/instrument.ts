@@ -1,5 +1,4 @@
 import type { Door } from '../../core/door/door.js';
-import { KEYLESS_METER } from '../../core/door/door.js';
 import type { RefreshSummary } from '../../core/catalog/ingest/catalog-ingest.js';
 import type { TaskApi } from '../../core/jobs/task-api.js';
 import type { MailTransport } from '../mail/mail-transport.js';
@@ -109,9 +108,10 @@ export function timeTasks(tasks: TaskApi, metrics: Metrics): void {
  * REST, GraphQL and graphql-ws are all counted here, exactly once.
  */
 export function countAdmissions(door: Door, metrics: Metrics): void {
-  const count = <A extends { meter: unknown; error: { code: string } | null }>(a: A): A => {
+  const count = <A extends { counted: number; error: { code: string } | null }>(a: A): A => {
     if (a.error?.code === 'rate_limited') metrics.requestsRefused.inc();
-    else if (a.meter !== KEYLESS_METER && !a.error) metrics.requestsMetered.inc();
+    // A GraphQL document of three root fields is three calls, as the allowance counts it.
+    else if (a.counted > 0) metrics.requestsMetered.inc(a.counted);
     return a;
   };
   const { admit, admitActor } = door;
