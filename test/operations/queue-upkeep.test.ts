@@ -26,12 +26,12 @@ describe('queue upkeep', () => {
     await db.$executeRaw`UPDATE transcription_tasks SET status = 'failed', finished_at = now() - interval '29 days' WHERE id = ${recent.id}::uuid`;
     const live = (await newTask())!;
 
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0, mails: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0, mails: 0, billingEvents: 0 });
     const left = (await db.transcriptionTask.findMany({ select: { id: true } })).map((r) => r.id);
     expect(left).not.toContain(old.id);
     expect(left).toEqual(expect.arrayContaining([recent.id, live.id]));
     // Twice is the same as once.
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0, mails: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0, mails: 0, billingEvents: 0 });
   });
 
   it('prunes mails sent or given up before the retention, with the addresses they name; keeps recent and waiting ones', async () => {
@@ -49,5 +49,19 @@ describe('queue upkeep', () => {
     const left = (await db.mail.findMany({ select: { id: true } })).map((r) => r.id);
     expect(left).toEqual(expect.arrayContaining(kept));
     for (const id of gone) expect(left).not.toContain(id);
+  });
+
+  it('forgets Stripe event ids received before the retention, never within the three days Stripe retries', async () => {
+    const { db } = t.podtext.services;
+    const event = async (id: string, days: number) => {
+      await db.$executeRaw`INSERT INTO billing_events (id, type, received_at) VALUES (${id}, 'invoice.paid', now() - make_interval(days => ${days}))`;
+    };
+    await event('evt_old', 31);
+    await event('evt_recent', 29);
+    await event('evt_retried', 2);
+    expect((await pruneFinished(db, 30)).billingEvents).toBe(1);
+    // A retention shorter than Stripe's retries still keeps what a retry could repeat.
+    expect((await pruneFinished(db, 1)).billingEvents).toBe(1);
+    expect((await db.billingEvent.findMany({ select: { id: true } })).map((r) => r.id)).toEqual(['evt_retried']);
   });
 });

@@ -7,6 +7,8 @@ export interface Pruned {
   tasks: number;
   deliveries: number;
   mails: number;
+  /** Stripe event ids kept to answer a retried event once. */
+  billingEvents: number;
 }
 
 /**
@@ -18,10 +20,12 @@ export interface Pruned {
  * Failed deliveries are kept: their log is what a developer reads to fix
  * their endpoint. Mails sent or given up go too: their bodies are emptied
  * then, but each row still names its recipient, often a stranger's address.
- * Deleted shows' ids go after the same time.
+ * Deleted shows' ids go after the same time, and so do the ids of Stripe
+ * events received: Stripe retries an event for three days at most, so an id
+ * older than that is never seen again.
  */
 export async function pruneFinished(db: Tx, retentionDays: number): Promise<Pruned> {
-  const pruned: Pruned = { tasks: 0, deliveries: 0, mails: 0 };
+  const pruned: Pruned = { tasks: 0, deliveries: 0, mails: 0, billingEvents: 0 };
   for (;;) {
     const old = await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM transcription_tasks
@@ -51,6 +55,13 @@ export async function pruneFinished(db: Tx, retentionDays: number): Promise<Prun
         WHERE status IN ('sent', 'failed') AND created_at < now() - make_interval(days => ${retentionDays})
         LIMIT ${BATCH})`;
     pruned.mails += n;
+    if (n < BATCH) break;
+  }
+  for (;;) {
+    const n = await db.$executeRaw`
+      DELETE FROM billing_events WHERE id IN (
+        SELECT id FROM billing_events WHERE received_at < now() - make_interval(days => ${Math.max(retentionDays, 3)}) LIMIT ${BATCH})`;
+    pruned.billingEvents += n;
     if (n < BATCH) break;
   }
   // Deleted shows' ids only tell running search indexes to drop them, within seconds.
