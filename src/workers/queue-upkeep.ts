@@ -20,7 +20,7 @@ export async function runQueueUpkeep(deps: { db: PrismaClient; log: Logger; rete
     wait = EVERY_MS;
     try {
       const pruned = await pruneFinished(deps.db, deps.retentionDays);
-      if (pruned.tasks + pruned.deliveries + pruned.mails + pruned.billingEvents > 0) deps.log.info({ ...pruned, retentionDays: deps.retentionDays }, 'pruned finished queue rows');
+      if (Object.values(pruned).some((n) => n > 0)) deps.log.info({ ...pruned, retentionDays: deps.retentionDays }, 'pruned finished queue rows');
     } catch (err) {
       if (!signal.aborted) deps.log.error({ err }, 'queue upkeep failed');
     }

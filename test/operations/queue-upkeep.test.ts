@@ -26,12 +26,12 @@ describe('queue upkeep', () => {
     await db.$executeRaw`UPDATE transcription_tasks SET status = 'failed', finished_at = now() - interval '29 days' WHERE id = ${recent.id}::uuid`;
     const live = (await newTask())!;
 
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0, mails: 0, billingEvents: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 1, deliveries: 0, mails: 0, billingEvents: 0, alignments: 0 });
     const left = (await db.transcriptionTask.findMany({ select: { id: true } })).map((r) => r.id);
     expect(left).not.toContain(old.id);
     expect(left).toEqual(expect.arrayContaining([recent.id, live.id]));
     // Twice is the same as once.
-    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0, mails: 0, billingEvents: 0 });
+    expect(await pruneFinished(db, 30)).toEqual({ tasks: 0, deliveries: 0, mails: 0, billingEvents: 0, alignments: 0 });
   });
 
   it('prunes mails sent or given up before the retention, with the addresses they name; keeps recent and waiting ones', async () => {
@@ -63,5 +63,24 @@ describe('queue upkeep', () => {
     // A retention shorter than Stripe's retries still keeps what a retry could repeat.
     expect((await pruneFinished(db, 1)).billingEvents).toBe(1);
     expect((await db.billingEvent.findMany({ select: { id: true } })).map((r) => r.id)).toEqual(['evt_retried']);
+  });
+
+  it("prunes audio checks' audit rows past the retention, always keeping an episode's newest", async () => {
+    const { db } = t.podtext.services;
+    const id = sampleEpisode.transcriptId;
+    const row = async (outcome: string, days: number) => {
+      await db.$executeRaw`INSERT INTO audio_alignments (transcript_id, outcome, created_at) VALUES (${id}, ${outcome}, now() - make_interval(days => ${days}))`;
+    };
+    await row('applied', 60);
+    await row('applied', 40);
+    await row('same', 35);
+    expect((await pruneFinished(db, 30)).alignments).toBe(2);
+    // The newest stays, however old: it is what the episode's times were last checked against.
+    const history = async () =>
+      (await db.$queryRaw<{ outcome: string }[]>`SELECT outcome FROM audio_alignments WHERE transcript_id = ${id} ORDER BY id`).map((r) => r.outcome);
+    expect(await history()).toEqual(['same']);
+    await row('applied', 1);
+    expect((await pruneFinished(db, 30)).alignments).toBe(1);
+    expect(await history()).toEqual(['applied']);
   });
 });

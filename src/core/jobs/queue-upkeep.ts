@@ -9,6 +9,8 @@ export interface Pruned {
   mails: number;
   /** Stripe event ids kept to answer a retried event once. */
   billingEvents: number;
+  /** Audit rows of audio checks, an episode's newest always kept. */
+  alignments: number;
 }
 
 /**
@@ -22,10 +24,12 @@ export interface Pruned {
  * then, but each row still names its recipient, often a stranger's address.
  * Deleted shows' ids go after the same time, and so do the ids of Stripe
  * events received: Stripe retries an event for three days at most, so an id
- * older than that is never seen again.
+ * older than that is never seen again. Audio checks' audit rows go too,
+ * except each episode's newest: on a host that inserts new ads on every
+ * download they grow by up to four a day per episode.
  */
 export async function pruneFinished(db: Tx, retentionDays: number): Promise<Pruned> {
-  const pruned: Pruned = { tasks: 0, deliveries: 0, mails: 0, billingEvents: 0 };
+  const pruned: Pruned = { tasks: 0, deliveries: 0, mails: 0, billingEvents: 0, alignments: 0 };
   for (;;) {
     const old = await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM transcription_tasks
@@ -62,6 +66,16 @@ export async function pruneFinished(db: Tx, retentionDays: number): Promise<Prun
       DELETE FROM billing_events WHERE id IN (
         SELECT id FROM billing_events WHERE received_at < now() - make_interval(days => ${Math.max(retentionDays, 3)}) LIMIT ${BATCH})`;
     pruned.billingEvents += n;
+    if (n < BATCH) break;
+  }
+  for (;;) {
+    const n = await db.$executeRaw`
+      DELETE FROM audio_alignments WHERE id IN (
+        SELECT a.id FROM audio_alignments a
+        WHERE a.created_at < now() - make_interval(days => ${retentionDays})
+          AND EXISTS (SELECT 1 FROM audio_alignments b WHERE b.transcript_id = a.transcript_id AND b.id > a.id)
+        LIMIT ${BATCH})`;
+    pruned.alignments += n;
     if (n < BATCH) break;
   }
   // Deleted shows' ids only tell running search indexes to drop them, within seconds.
