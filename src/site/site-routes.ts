@@ -258,6 +258,7 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
       return c.html(billingSuccessPage(r, own, chrome(c, actor)), r.status === 'pending' ? 202 : 200);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
+      if (err.details?.retryAfter) c.header('Retry-After', String(err.details.retryAfter));
       return c.html(errorPage(statusOf(err), 'We could not confirm this checkout', `${pageMessage(err)} Your account page shows your plan and balance.`, chrome(c, actor)), statusOf(err));
     }
   });

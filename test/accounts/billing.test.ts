@@ -137,6 +137,21 @@ describe('checkout', () => {
     expect(refusal).not.toContain('session_id:');
   });
 
+  it('a flood of the keyless success page cannot spend Stripe\'s rate limit: past a burst it answers 429 with Retry-After, asking Stripe nothing', async () => {
+    const before = bed.stripe.requests.length;
+    const pages = await Promise.all(Array.from({ length: 60 }, (_, i) => bed.t.request(`/billing/success?session_id=cs_flood_${i}`)));
+    const refused = pages.filter((p) => p.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(30);
+    expect(refused[0]!.headers.get('retry-after')).toBe('2');
+    expect(await refused[0]!.text()).toContain('reload this page in a few seconds');
+    // Each page let through asks Stripe once: the burst, not the flood.
+    expect(bed.stripe.requests.length - before).toBeLessThanOrEqual(30);
+    await new Promise((r) => setTimeout(r, 2000));
+    const a = await bed.t.account();
+    const { sessionId } = await bed.subscribe(a, 'plus');
+    expect((await bed.t.request(`/billing/success?session_id=${sessionId}`)).status).toBe(200);
+  });
+
   it('the success page of a checkout whose subscription has since ended says so, and does not thank the buyer for Free', async () => {
     const a = await bed.t.account();
     const { subscriptionId, sessionId } = await bed.subscribe(a, 'plus');

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Clock } from '../clock.js';
+import { rateBucket } from '../rate-bucket.js';
 import { DomainError, invalid } from '../errors.js';
 import * as ledger from '../ledger.js';
 import { type PlanName, isPlanName, plans } from '../pricing.js';
@@ -85,8 +86,16 @@ function effectivePlan(sub: SubscriptionState): PlanName {
  * (and invoice) are read back from the provider and applied as they are now,
  * so duplicate, late and out-of-order events are harmless.
  */
+/** Stripe lookups the keyless checkout success page may cause, per second on average. Default: 10. */
+const CHECKOUT_LOOKUPS_PER_SECOND = 10;
+/** Lookups at once before the average applies. Default: 20. */
+const CHECKOUT_LOOKUP_BURST = 20;
+
 export function createBillingService({ db, clock, provider, siteUrl, log, onAccountChanged }: BillingServiceDeps) {
   const returnUrl = `${siteUrl}/account`;
+  // The success page needs no key, and each visit asks Stripe: a flood of them must not spend
+  // Stripe's rate limit (100 reads a second), which checkouts and webhooks need too.
+  const checkoutLookups = rateBucket(CHECKOUT_LOOKUPS_PER_SECOND, CHECKOUT_LOOKUP_BURST);
   /** One sync per customer at a time in this process, so a slow read never overwrites a newer one. */
   const queues = new Map<string, Promise<unknown>>();
 
@@ -374,6 +383,9 @@ export function createBillingService({ db, clock, provider, siteUrl, log, onAcco
     async completeCheckout(sessionId: string): Promise<CheckoutOutcome> {
       if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) throw invalid('session_id', 'not a checkout session id');
       if (!provider.enabled) throw new DomainError('billing_not_configured', 'Billing is not configured on this Podtext server.');
+      if (!checkoutLookups.take()) {
+        throw new DomainError('too_many_attempts', 'Many checkouts are being confirmed at once; reload this page in a few seconds. Your plan is applied either way once Stripe confirms the payment.', { retryAfter: 2 });
+      }
       const subject = await checkoutSubject(sessionId);
       if (!subject) return { status: 'pending', plan: 'free', credits: 0, accountId: null };
       const { accountId } = await sync(subject);
