@@ -344,6 +344,9 @@ describe('the website in Chromium', () => {
     const signin = await page.goto('/signin');
     expect(signin!.status()).toBe(200);
     await expectAccessible(page);
+    // The key is a secret: not shown on screen for anyone behind the user, and offered to password managers.
+    expect(await page.locator('#key').getAttribute('type')).toBe('password');
+    expect(await page.locator('#key').getAttribute('autocomplete')).toBe('current-password');
   });
 
   it('opens GraphiQL from local assets, and a signed-in browser queries with its session', async () => {

@@ -10,7 +10,7 @@ export function signinPage(d: { formCsrf: string; error?: string | null; sent?: 
 ${d.error ? html`<p class="error-box" role="alert">${d.error}</p>` : ''}
 <form method="post" action="/signin" class="card" id="signin">
 <input type="hidden" name="next" value="${d.next ?? '/account'}">${csrf}
-<p><label for="key">API key</label><br><input id="key" name="key" autocomplete="off" spellcheck="false" size="60" required placeholder="ptk_…"></p>
+<p><label for="key">API key</label><br><input id="key" name="key" type="password" autocomplete="current-password" spellcheck="false" size="60" required placeholder="ptk_…"></p>
 <button>Sign in</button>
 </form>
 <h2>Lost your key?</h2>
