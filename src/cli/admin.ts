@@ -9,6 +9,7 @@ import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_USAGE, isCatalogCommand, runCatalogCommand } from './catalog-commands.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
+import { commandMessage } from '../infra/operator-error.js';
 
 /**
  * Writes `body` to `file` as one step: into a new file beside it, renamed over
@@ -115,7 +116,7 @@ export async function runAdminCommand(config: Config, command: string, argv: str
     try {
       return await restore(config, args.file!);
     } catch (err) {
-      process.stderr.write(`${(err as Error).message}\n`);
+      process.stderr.write(`${commandMessage(err, args.file)}\n`);
       return 1;
     }
   }
@@ -158,7 +159,7 @@ export async function runAdminCommand(config: Config, command: string, argv: str
         throw new Error(`Unknown command "${command}".`);
     }
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
+    process.stderr.write(`${commandMessage(err, args.file)}\n`);
     return 1;
   } finally {
     await podtext.stop();

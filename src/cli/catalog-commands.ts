@@ -5,6 +5,7 @@ import { importPodcastIndex } from '../core/catalog/imports/import-podcastindex.
 import { seedSynthetic } from '../core/catalog/imports/seed-synthetic.js';
 import { normaliseFeedUrl } from '../core/catalog/ingest/catalog-ingest.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
+import { commandMessage } from '../infra/operator-error.js';
 
 const COMMANDS: Record<string, CommandSpec> = {
   'import podcastindex': {
@@ -115,7 +116,7 @@ export async function runCatalogCommand(config: Config, command: string, argv: s
     }
     throw new Error(`Unknown command "${name}".`);
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
+    process.stderr.write(`${commandMessage(err, args.file ?? args.source)}\n`);
     return 1;
   } finally {
     await podtext.stop();

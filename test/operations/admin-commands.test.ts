@@ -111,5 +111,10 @@ describe('command arguments', () => {
     const { account, usage } = JSON.parse(shown.stdout) as { account: { credits: number }; usage: { ledger: { amount: number }[] } };
     expect(account.credits).toBe(15);
     expect(usage.ledger.map((e) => e.amount)).toEqual([5, 10]);
+
+    // A file named wrongly is said as such, not as the system call that failed (nor a scratch file's name).
+    const missing = path.join(dataDir, 'no-such-chart.json');
+    expect(await inProcess(dataDir, 'import', 'charts', missing)).toEqual({ code: 1, stderr: `No such file or directory: ${missing}\n` });
+    expect(await inProcess(dataDir, 'backup', dataDir)).toEqual({ code: 1, stderr: `${dataDir} is a directory: name a file\n` });
   }, 120_000);
 });
