@@ -37,6 +37,15 @@ describe('a show page of a long feed', () => {
     expect(first).toContain('<h1 dir="auto" lang="he">Long Runner</h1>');
   });
 
+  it('past the oldest episode, the page says so and leads back to the newest', async () => {
+    const oldest = transcriptIdFor('long-0');
+    const page = await (await t.request(`/shows/${feedId}?after=${oldest}`)).text();
+    expect(titles(page)).toEqual([]);
+    expect(page).toContain('No older episodes.');
+    expect(page).not.toContain('No episodes known yet');
+    expect(page).toContain(`<a href="/shows/${feedId}">Newest episodes</a>`);
+  });
+
   it('a cursor from elsewhere is a not-found page, not an error', async () => {
     const res = await t.request(`/shows/${feedId}?after=0123456789abcdef`);
     expect(res.status).toBe(404);

@@ -35,7 +35,9 @@ ${list.episodes.map(
   (e) => html`<tr data-transcript-id="${e.transcriptId}"><td${lang}><a href="/t/${e.transcriptId}">${e.title}</a></td><td>${e.publishedAt ? day(e.publishedAt) : ''}</td><td>${e.durationSeconds ? clock(e.durationSeconds) : ''}</td>
 <td><span class="status ${e.transcriptStatus}">${STATUS_TEXT[e.transcriptStatus] ?? e.transcriptStatus}</span>${e.transcriptStatus === 'none' ? html` · <a href="/t/${e.transcriptId}#transcribe" aria-label="Transcribe ${e.title}">Transcribe</a>` : ''}</td></tr>`,
 )}</tbody></table>${pages}`
-  : html`<p>No episodes known yet.</p>`}`,
+  : page.after
+    ? html`<p>No older episodes. <a href="${base}">Newest episodes</a></p>`
+    : html`<p>No episodes known yet.</p>`}`,
     chrome,
   );
 }
