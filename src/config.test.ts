@@ -61,6 +61,9 @@ describe('config', () => {
     [{ SITE_URL: 'https://example.org/podtext' }, 'SITE_URL'],
     [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
+    [{ ASR_ENGINE: 'openai', ASR_URL: '/usr/bin/asr' }, 'ASR_URL: must be a URL'],
+    [{ ASR_ENGINE: 'whisper-cpp', ASR_URL: 'http://asr-host:8080/inference' }, "ASR_URL: whisper-cpp runs whisper.cpp's program"],
+    [{ FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_URL: 'http://gpu-host:8080' }, "FAST_ASR_URL: whisper-cpp runs whisper.cpp's program"],
     [{ METRICS_TOKEN: ' \t ' }, 'METRICS_TOKEN'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -146,6 +149,15 @@ describe('config', () => {
   it('has a fast lane only with an engine faster than the standard one', () => {
     expect(loadConfig({ FAST_ASR_ENGINE: 'openai', FAST_ASR_URL: 'http://gpu:8000/v1', FAST_ASR_CONCURRENCY: '16' })).toMatchObject({ fastLane: { engine: 'openai', url: 'http://gpu:8000/v1' }, fastConcurrency: 16 });
     expect(loadConfig({ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_MODEL: 'ggml-large-v3.bin' }).fastLane?.engine).toBe('whisper-cpp');
+  });
+
+  it('takes the whisper.cpp program of a whisper-cpp lane in its *_URL, as a path', () => {
+    const c = loadConfig({
+      ASR_ENGINE: 'whisper-cpp', ASR_URL: '/opt/whisper.cpp/cpu/whisper-cli', ASR_MODEL: '/models/ggml-base.en.bin',
+      FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_URL: '/opt/whisper.cpp/cuda/whisper-cli', FAST_ASR_MODEL: '/models/ggml-base.en.bin',
+    });
+    expect(c.standardLane).toMatchObject({ engine: 'whisper-cpp', url: '/opt/whisper.cpp/cpu/whisper-cli', model: '/models/ggml-base.en.bin' });
+    expect(c.fastLane).toMatchObject({ engine: 'whisper-cpp', url: '/opt/whisper.cpp/cuda/whisper-cli' });
   });
 
   it('turns tracing on with OTEL_EXPORTER_OTLP_ENDPOINT, over OTLP/HTTP JSON only', () => {
