@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, withBoundPort } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, withBoundPort } from './config.js';
 
 /** A complete billing configuration, for cases that spoil one of its values. */
 const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'price_plus', STRIPE_PRICE_PRO: 'price_pro', STRIPE_PRICE_BUSINESS: 'price_business' };
@@ -181,5 +182,20 @@ describe('config', () => {
     expect(c.outboundAllow).toEqual(['127.0.0.1:9000', 'localhost:80']);
     expect(c.siteUrl).toBe('https://podtext.example');
     expect(c.webhookRetrySchedule).toEqual([1, 2]);
+  });
+
+  it("has every variable it reads in the README's Configuration table, and no row for one it does not read", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.split('## Configuration')[1]!.split('\n## ')[0]!;
+    // A row's first cell names its variables: `A`, `B` or `PREFIX_A` / `_B` for PREFIX_A and PREFIX_B.
+    const documented = table.split('\n').filter((line) => line.startsWith('| `')).flatMap((line) => {
+      const names = [...line.split('|')[1]!.matchAll(/`([A-Z_][A-Z0-9_]*)`/g)].map((m) => m[1]!);
+      const prefix = names[0]!.slice(0, names[0]!.lastIndexOf('_'));
+      return names.map((n) => (n.startsWith('_') ? prefix + n : n));
+    });
+    expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+    // A lane's companions (`ASR_URL`, `FAST_ASR_MODEL`, …) are told in their engine's row.
+    const named = new Set([...documented, ...[...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!)]);
+    expect(CONFIG_VARIABLES.filter((name) => !named.has(name))).toEqual([]);
   });
 });

@@ -145,6 +145,9 @@ const envSchema = z.object({
   OTEL_BSP_SCHEDULE_DELAY: numberVar((n) => n.int().min(0).max(3_600_000).optional()),
 });
 
+/** Every environment variable Podtext reads: the README's Configuration table lists each (a test holds them together). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 export type EngineName = z.infer<typeof engineName>;
 
 /** Settings of one speech-recognition lane. */
