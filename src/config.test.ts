@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, withBoundPort } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, withBoundPort } from './config.js';
 
 /** A complete billing configuration, for cases that spoil one of its values. */
 const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_PRICE_PLUS: 'price_plus', STRIPE_PRICE_PRO: 'price_pro', STRIPE_PRICE_BUSINESS: 'price_business' };
@@ -61,6 +62,9 @@ describe('config', () => {
     [{ SITE_URL: 'https://example.org/podtext' }, 'SITE_URL'],
     [{ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp' }, 'FAST_ASR_ENGINE'],
     [{ FAST_ASR_CONCURRENCY: '0' }, 'FAST_ASR_CONCURRENCY'],
+    [{ ASR_ENGINE: 'openai', ASR_URL: '/usr/bin/asr' }, 'ASR_URL: must be a URL'],
+    [{ ASR_ENGINE: 'whisper-cpp', ASR_URL: 'http://asr-host:8080/inference' }, "ASR_URL: whisper-cpp runs whisper.cpp's program"],
+    [{ FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_URL: 'http://gpu-host:8080' }, "FAST_ASR_URL: whisper-cpp runs whisper.cpp's program"],
     [{ METRICS_TOKEN: ' \t ' }, 'METRICS_TOKEN'],
   ])('a bad value stops the start naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -148,6 +152,15 @@ describe('config', () => {
     expect(loadConfig({ ASR_ENGINE: 'whisper-cpp', FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_MODEL: 'ggml-large-v3.bin' }).fastLane?.engine).toBe('whisper-cpp');
   });
 
+  it('takes the whisper.cpp program of a whisper-cpp lane in its *_URL, as a path', () => {
+    const c = loadConfig({
+      ASR_ENGINE: 'whisper-cpp', ASR_URL: '/opt/whisper.cpp/cpu/whisper-cli', ASR_MODEL: '/models/ggml-base.en.bin',
+      FAST_ASR_ENGINE: 'whisper-cpp', FAST_ASR_URL: '/opt/whisper.cpp/cuda/whisper-cli', FAST_ASR_MODEL: '/models/ggml-base.en.bin',
+    });
+    expect(c.standardLane).toMatchObject({ engine: 'whisper-cpp', url: '/opt/whisper.cpp/cpu/whisper-cli', model: '/models/ggml-base.en.bin' });
+    expect(c.fastLane).toMatchObject({ engine: 'whisper-cpp', url: '/opt/whisper.cpp/cuda/whisper-cli' });
+  });
+
   it('turns tracing on with OTEL_EXPORTER_OTLP_ENDPOINT, over OTLP/HTTP JSON only', () => {
     expect(loadConfig({}).tracing).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'podtext' });
@@ -169,5 +182,20 @@ describe('config', () => {
     expect(c.outboundAllow).toEqual(['127.0.0.1:9000', 'localhost:80']);
     expect(c.siteUrl).toBe('https://podtext.example');
     expect(c.webhookRetrySchedule).toEqual([1, 2]);
+  });
+
+  it("has every variable it reads in the README's Configuration table, and no row for one it does not read", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.split('## Configuration')[1]!.split('\n## ')[0]!;
+    // A row's first cell names its variables: `A`, `B` or `PREFIX_A` / `_B` for PREFIX_A and PREFIX_B.
+    const documented = table.split('\n').filter((line) => line.startsWith('| `')).flatMap((line) => {
+      const names = [...line.split('|')[1]!.matchAll(/`([A-Z_][A-Z0-9_]*)`/g)].map((m) => m[1]!);
+      const prefix = names[0]!.slice(0, names[0]!.lastIndexOf('_'));
+      return names.map((n) => (n.startsWith('_') ? prefix + n : n));
+    });
+    expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+    // A lane's companions (`ASR_URL`, `FAST_ASR_MODEL`, …) are told in their engine's row.
+    const named = new Set([...documented, ...[...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!)]);
+    expect(CONFIG_VARIABLES.filter((name) => !named.has(name))).toEqual([]);
   });
 });

@@ -88,11 +88,12 @@ const envSchema = z.object({
   ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   WORKERS: numberVar((n) => n.int().min(0).max(256).optional()),
   ASR_ENGINE: engineName.default('sphinx'),
-  ASR_URL: urlString(['http:', 'https:']),
+  // A server's URL (openai) or the whisper.cpp program (whisper-cpp): checked per engine in laneUrlProblem.
+  ASR_URL: optionalString,
   ASR_MODEL: optionalString,
   ASR_API_KEY: optionalString,
   FAST_ASR_ENGINE: engineName.optional(),
-  FAST_ASR_URL: urlString(['http:', 'https:']),
+  FAST_ASR_URL: optionalString,
   FAST_ASR_MODEL: optionalString,
   FAST_ASR_API_KEY: optionalString,
   FAST_ASR_CONCURRENCY: numberVar((n) => n.int().min(1).max(256).default(8)),
@@ -144,13 +145,16 @@ const envSchema = z.object({
   OTEL_BSP_SCHEDULE_DELAY: numberVar((n) => n.int().min(0).max(3_600_000).optional()),
 });
 
+/** Every environment variable Podtext reads: the README's Configuration table lists each (a test holds them together). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 export type EngineName = z.infer<typeof engineName>;
 
 /** Settings of one speech-recognition lane. */
 export interface LaneConfig {
   /** Engine name. Default: `sphinx`. */
   engine: EngineName;
-  /** Endpoint for `openai`, or the binary path for `whisper-cpp`. */
+  /** Endpoint for `openai`, or the program's path for `whisper-cpp` (default: `whisper-cli` on the PATH). */
   url?: string;
   /** Model name (`openai`) or ggml model file (`whisper-cpp`). */
   model?: string;
@@ -252,6 +256,8 @@ export class ConfigError extends Error {}
  * than sold as fast.
  */
 function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
+  const urlProblems = [laneUrlProblem('ASR_URL', e.ASR_ENGINE, e.ASR_URL), laneUrlProblem('FAST_ASR_URL', e.FAST_ASR_ENGINE, e.FAST_ASR_URL)].filter(Boolean);
+  if (urlProblems.length) throw new ConfigError(`Invalid configuration:\n  ${urlProblems.join('\n  ')}`);
   // Checked here with the fast lane's own: without a server to send audio to, every request would wait forever.
   if (e.ASR_ENGINE === 'openai' && !e.ASR_URL) {
     throw new ConfigError('Invalid configuration:\n  ASR_ENGINE: openai needs ASR_URL (the OpenAI-compatible server, e.g. http://asr-host:8000/v1)');
@@ -266,6 +272,22 @@ function fastLaneOf(e: z.infer<typeof envSchema>): LaneConfig | null {
     throw fail('the same engine, URL and model as the standard lane is not faster; point FAST_ASR_URL at a faster build or server, or leave it unset');
   }
   return fast;
+}
+
+/**
+ * What is wrong with a lane's `*_URL`, or null. whisper.cpp runs as a program
+ * on the worker, so its `*_URL` names that program (a GPU build beside the
+ * CPU one, say), never a server; every other engine takes an http(s) URL.
+ */
+function laneUrlProblem(name: string, engine: EngineName | undefined, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const isHttpUrl = URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
+  if (engine === 'whisper-cpp') {
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+      ? `${name}: whisper-cpp runs whisper.cpp's program on the worker, so this is its path (like /opt/whisper.cpp/build/bin/whisper-cli), not a server's URL; a whisper.cpp server is the openai engine`
+      : null;
+  }
+  return isHttpUrl ? null : `${name}: must be a URL (http: or https:)`;
 }
 
 /** A `STRIPE_PRICE_*` value: the price sold, then earlier prices of the plan, comma-separated. */

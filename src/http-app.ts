@@ -23,6 +23,7 @@ import { type OperationsHooks, registerOperationsRoutes } from './site/operation
 import { pageHeaders } from './site/page-headers.js';
 import { headLength } from './head-length.js';
 import { registerSiteRoutes } from './site/site-routes.js';
+import { graphiqlOffPage } from './site/graphiql-off.js';
 
 import { MAX_BODY_BYTES } from './rest/schemas/common.js';
 
@@ -85,6 +86,7 @@ export function createHttpApp(services: Services, options: { siteUrl: string; pr
   const yoga = createGraphQL(services, { production: options.production, siteUrl: options.siteUrl, plugins: [...(ops ? [graphqlMetricsPlugin(ops.metrics, ops.draining)] : []), ...(traces.enabled ? [graphqlSpans(traces)] : [])] });
   app.use('/graphql', graphqlBodyLimit(services.door, new URL(options.siteUrl).origin, MAX_BODY_BYTES));
   app.use('/graphql', pageHeaders);
+  if (options.production) app.get('/graphql', graphiqlOffPage(options.siteUrl));
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', graphqlOverHttp(yoga, new URL(options.siteUrl).origin));
   app.all('/graphql', graphqlWrongMethod(services.door, new URL(options.siteUrl).origin));
 

@@ -118,4 +118,17 @@ describe('GraphQL limits', () => {
     const dev = await t.gql('{ mee { credits } }');
     expect(JSON.stringify(dev.body.errors)).toMatch(/Did you mean/);
   });
+
+  it("production answers a browser opening /graphql (the site's GraphQL link) with a page saying how to call it", async () => {
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const page = await prod.request('/graphql', { headers: { accept } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const body = await page.text();
+    expect(body).toContain('GraphiQL is off on this server');
+    expect(body).toContain('POST to');
+    // A document still runs, whatever the Accept.
+    const run = await prod.request(`/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept } });
+    expect(await run.text()).toContain('"__typename":"Query"');
+  });
 });

@@ -40,7 +40,7 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
     async available() {
       const missing: string[] = [];
       if (!modelPath) {
-        missing.push('no model configured (modelPath: a ggml model file such as ggml-base.en.bin)');
+        missing.push('no model configured (ASR_MODEL, or FAST_ASR_MODEL for the fast lane: a ggml model file such as ggml-base.en.bin)');
       } else {
         try {
           await access(modelPath, constants.R_OK);
@@ -52,7 +52,7 @@ export function createWhisperCppEngine(options: WhisperCppEngineOptions = {}): A
       try {
         await runCommand(binary, ['--help'], { timeoutMs: 10_000 });
       } catch (err) {
-        missing.push(`${spawnFailure(binary, err)} (build whisper.cpp and set binaryPath)`);
+        missing.push(`${spawnFailure(binary, err)} (build whisper.cpp and set ASR_URL, or FAST_ASR_URL for the fast lane, to its whisper-cli)`);
       }
       return missing.length === 0 ? { ok: true } : { ok: false, reason: missing.join('; ') };
     },
