@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseVtt } from './parse-vtt.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
-import { decodeVttEntities, readVoiceRuns } from './vtt-cue-text.js';
+import { decodeCharacterReferences } from './character-references.js';
+import { readVoiceRuns } from './vtt-cue-text.js';
 
 describe('parseVtt', () => {
   it('skips NOTE, STYLE and REGION blocks, cue identifiers and cue settings', () => {
@@ -92,7 +93,7 @@ describe('parseVtt', () => {
 
 describe('WebVTT cue text', () => {
   it('decodes named and numeric references, leaving unknown ones', () => {
-    expect(decodeVttEntities('Q&amp;A &lt;b&gt; &#233;&#x41; &nbsp;&bogus; & x')).toBe('Q&A <b> éA \u00a0&bogus; & x');
+    expect(decodeCharacterReferences('Q&amp;A &lt;b&gt; &#233;&#x41; &nbsp;&bogus; & x')).toBe('Q&A <b> éA \u00a0&bogus; & x');
   });
 
   it('drops tags and inline timestamps, keeps a lone "<"', () => {
