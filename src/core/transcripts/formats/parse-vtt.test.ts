@@ -80,6 +80,11 @@ describe('parseVtt', () => {
     ]);
   });
 
+  it('keeps the first cue of a file without the blank line after its header', () => {
+    const doc = parseVtt('WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nfirst\n\n00:00:03.000 --> 00:00:04.000\nsecond\n');
+    expect(doc.segments.map((s) => [s.start, s.text])).toEqual([[1, 'first'], [3, 'second']]);
+  });
+
   it('rejects a missing signature and unreadable times, naming the line', () => {
     expect(() => parseVtt('00:00.000 --> 00:01.000\nhi\n')).toThrow(TranscriptParseError);
     expect(() => parseVtt('WEBVTTX\n')).toThrow(/WEBVTT/);
