@@ -32,6 +32,11 @@ describe('parseHtmlTranscript', () => {
     ]);
   });
 
+  it('reads minutes past an hour written without hours', () => {
+    const doc = parseHtmlTranscript('<time>59:50</time><p>before</p><time>61:05</time><p>after the hour</p><time>75:30</time><p>later</p>');
+    expect(doc.segments.map((s) => [s.start, s.text])).toEqual([[3590, 'before'], [3665, 'after the hour'], [4530, 'later']]);
+  });
+
   it('gives paragraphs without any <time> no timing', () => {
     const doc = parseHtmlTranscript('<p>One.</p><p>Two.</p>');
     expect(isUntimed(doc)).toBe(true);
