@@ -86,6 +86,35 @@ describe('publisher transcripts', () => {
     expect(episode.transcript!.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(JSON_TRANSCRIPT, 'application/json'))));
   });
 
+  it("stores the transcript in the show's language, not a translation in a better format", async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const spanish = 'WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nHola a todos.\n';
+    server.routes.set('/t/lang.es.vtt', serve(Buffer.from(spanish), 'text/vtt'));
+    server.routes.set('/t/lang.en.srt', serve(SRT, 'application/srt'));
+    server.routes.set('/lang-feed.xml', serve(feed(`<item><title>Two languages</title><guid>lang-pref-1</guid>
+      <enclosure url="https://cdn.example.com/lang.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url('/t/lang.es.vtt')}" type="text/vtt" language="es"/>
+      <podcast:transcript url="${server.url('/t/lang.en.srt')}" type="application/srt" language="en"/></item>`)));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/lang-feed.xml'));
+    const [episode] = await db.episode.findMany({ where: { showId: feedId }, include: { transcript: true } });
+    expect(episode).toMatchObject({ transcriptStatus: 'ready', publisherTranscriptType: 'application/srt' });
+    expect(episode.transcript!.language).toBe('en');
+    expect(episode.transcript!.doc).toEqual(JSON.parse(JSON.stringify(parseTranscript(SRT, 'application/x-subrip'))));
+  });
+
+  it('stores a transcript with control characters (a NUL from a broken export), without them', async () => {
+    const { catalogIngest, db } = t.podtext.services;
+    const srt = '1\n00:00:01,000 --> 00:00:02,000\nHello\u0000 there\u0007.\n\n2\n00:00:02,000 --> 00:00:03,000\n\u0000\n';
+    server.routes.set('/t/nul.srt', serve(Buffer.from(srt), 'application/srt'));
+    server.routes.set('/nul-feed.xml', serve(feed(`<item><title>Nul</title><guid>nul-1</guid>
+      <enclosure url="https://cdn.example.com/nul.mp3" type="audio/mpeg" length="1"/>
+      <podcast:transcript url="${server.url('/t/nul.srt')}" type="application/srt"/></item>`)));
+    const { feedId } = await catalogIngest.addFeedByUrl(server.url('/nul-feed.xml'));
+    const [episode] = await db.episode.findMany({ where: { showId: feedId }, include: { transcript: true } });
+    expect(episode).toMatchObject({ transcriptStatus: 'ready' });
+    expect((episode.transcript!.doc as { segments: { text: string }[] }).segments.map((s) => s.text)).toEqual(['Hello there.']);
+  });
+
   it('decodes a transcript in the charset its server names, the feed type still picking the format', async () => {
     const { catalogIngest, db } = t.podtext.services;
     const latin1 = (text: string) => Buffer.from(text, 'latin1');

@@ -1,6 +1,7 @@
 import { parseSync } from 'subtitle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebVTTParser } from 'webvtt-parser';
+import { parseTranscript } from '../../src/core/transcripts/formats/parse-transcript.js';
 import { sampleEpisode } from '../../src/core/transcripts/sample/sample-episode.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
@@ -133,6 +134,25 @@ describe('locked transcripts and unlock', () => {
     }
     const sampleNoKey = await t.gql('query($id: String!) { transcript(transcriptId: $id) { transcriptId } }', { id: sample });
     expect(sampleNoKey.body.data).toEqual({ transcript: { transcriptId: sample } });
+  });
+
+  it('GraphQL times a transcript without times as REST does, laid out over the episode', async () => {
+    const a = await t.account({ credits: 1 });
+    const doc = parseTranscript('Ada: Welcome to the show.\n\nBob: Glad to be here, and glad you came.\n', 'text/plain');
+    const ep = await addEpisode(t, { doc, durationSeconds: 600 });
+    await t.api('POST', '/unlock', { key: a.key, body: { transcript: ep.transcriptId } });
+    const rest = (await (await t.api('GET', `/transcripts/${ep.transcriptId}?format=json&timestamps=1&words=1`, { key: a.key })).json()) as {
+      segments: { start: number; end: number; text: string; speaker?: string; words: { w: string; s: number }[] }[];
+    };
+    const read = await t.gql<{ transcript: { segments: { start: number; end: number; text: string; speaker: string; words: { w: string; s: number }[] }[] } }>(
+      'query($id: String!) { transcript(transcriptId: $id) { segments { start end text speaker words { w s } } } }',
+      { id: ep.transcriptId },
+      a.key,
+    );
+    const segments = read.body.data!.transcript.segments;
+    expect(segments.at(-1)!.end).toBe(600);
+    expect(segments[1]!.start).toBeGreaterThan(0);
+    expect(segments).toEqual(rest.segments);
   });
 
   it('Episode.transcript is the transcript once unlocked, null while locked', async () => {

@@ -1,4 +1,5 @@
 import type { DocAlignment, Segment, Word } from '../../core/transcripts/formats/transcript-doc.js';
+import { timedDocument } from '../../core/transcripts/formats/render-transcript.js';
 import { type StoredTranscript, FORMATS } from '../../core/transcripts/transcript-service.js';
 import { prices } from '../../core/pricing.js';
 import { builder } from '../builder.js';
@@ -58,7 +59,11 @@ export const TranscriptRef = builder.objectRef<StoredTranscript>('Transcript').i
     model: t.string({ nullable: true, resolve: (x) => x.meta.model }),
     version: t.int({ resolve: (x) => x.version }),
     wordTimesEstimated: t.boolean({ resolve: (x) => x.doc.wordTimesEstimated }),
-    segments: t.field({ type: [SegmentRef], resolve: (x) => x.doc.segments }),
+    segments: t.field({
+      type: [SegmentRef],
+      description: 'Timed as REST `timestamps=1` times them: a transcript without times (a publisher\'s plain text) is laid out over the episode.',
+      resolve: (x) => timedDocument(x.doc, x.meta).segments,
+    }),
     alignment: t.field({ type: AlignmentRef, nullable: true, description: 'Set once the times were re-aligned to re-spliced audio.', resolve: (x) => x.doc.alignment ?? null }),
     rendered: t.string({
       description: 'The transcript as REST `GET /transcripts/{id}` renders it with the same `format`, `timestamps` and `words` (JSON as a string).',

@@ -87,7 +87,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
     const now = clock.now();
     const details = detailsDue(show.detailsRefreshedAt, now, timing) ? showDetails(parsed.show, show.title) : null;
     const episodes = await inTransaction(db, async (tx) => {
-      const upserted = await upsertEpisodes(tx, show.id, parsed.episodes.map((e) => ({ ...e, audioUrl: audioAddress(e.audioUrl, show.feedUrl) })), now);
+      const upserted = await upsertEpisodes(tx, show.id, parsed.episodes.map((e) => ({ ...e, audioUrl: audioAddress(e.audioUrl, show.feedUrl) })), now, parsed.show.language);
       await tx.show.update({
         where: { id: show.id },
         data: {
@@ -104,7 +104,7 @@ export function createShowRefresher(deps: ShowRefresherDeps) {
         },
       });
       await refreshEpisodeStats(tx, show.id);
-      await queueTranscriptFetches(tx, show.id, parsed.episodes, now);
+      await queueTranscriptFetches(tx, show.id, parsed.episodes, now, parsed.show.language);
       return upserted;
     });
     for (const transcriptId of episodes.transcriptsChanged) deps.onTranscriptStored(transcriptId);

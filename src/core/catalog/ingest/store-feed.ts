@@ -29,8 +29,8 @@ export function showDetails(show: ParsedShow, fallbackTitle = '') {
 }
 
 /** `feedOrder`: the episode's place in the feed's newest-first list, counted from the oldest. */
-function episodeRow(e: ParsedEpisode, feedOrder: number) {
-  const transcript = bestTranscriptLink(e.transcripts);
+function episodeRow(e: ParsedEpisode, feedOrder: number, showLanguage: string | null) {
+  const transcript = bestTranscriptLink(e.transcripts, showLanguage);
   return {
     transcript_id: e.transcriptId,
     feed_order: feedOrder,
@@ -114,11 +114,11 @@ export interface UpsertedEpisodes {
  * A transcript served with its episode's details gets a new version when
  * those change, so no cache keeps serving the old title or audio URL.
  */
-export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<UpsertedEpisodes> {
+export async function upsertEpisodes(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date, showLanguage: string | null): Promise<UpsertedEpisodes> {
   const seen = new Set<string>();
   const unique = episodes.filter((e) => !seen.has(e.transcriptId) && seen.add(e.transcriptId));
   // `episodes` come newest first (parseFeed): the last is the oldest, at 0.
-  const rows = unique.map((e, i) => episodeRow(e, unique.length - 1 - i));
+  const rows = unique.map((e, i) => episodeRow(e, unique.length - 1 - i, showLanguage));
   let inserted = 0;
   const transcriptsChanged: string[] = [];
   const adopted: string[] = [];
@@ -164,11 +164,12 @@ export async function refreshEpisodeStats(tx: Tx, showId: bigint): Promise<void>
 /**
  * Queues a fetch for each episode of the feed that links a publisher
  * transcript and has none yet. A link already queued, or already given up on,
- * is left as it is unless the feed now names another URL.
+ * is left as it is unless the feed now names another URL. `showLanguage`
+ * (the feed's `<language>`) picks the original over a translation.
  */
-export async function queueTranscriptFetches(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date): Promise<void> {
+export async function queueTranscriptFetches(tx: Tx, showId: bigint, episodes: readonly ParsedEpisode[], now: Date, showLanguage: string | null): Promise<void> {
   const links = episodes.flatMap((e) => {
-    const link = bestTranscriptLink(e.transcripts);
+    const link = bestTranscriptLink(e.transcripts, showLanguage);
     return link ? [{ transcript_id: e.transcriptId, url: link.url, type: link.type, language: link.language }] : [];
   });
   if (links.length === 0) return;

@@ -26,6 +26,16 @@ describe('estimateWords', () => {
 });
 
 describe('buildDoc', () => {
+  it('drops control characters and replaces half a surrogate pair in text, speakers and words', () => {
+    const doc = buildDoc([
+      { start: 0, end: 1, text: 'Hel\u0000lo\u0007 \ud83d there \u{1F600}', speaker: 'A\u0000na', words: [{ w: '\u0000', s: 0 }, { w: 'Hel\u0000lo', s: 0.1 }] },
+      { start: 1, end: 2, text: '\u0000\u001b' },
+    ]);
+    expect(doc.segments).toMatchObject([{ text: 'Hello \ufffd there \u{1F600}', speaker: 'Ana', words: [{ w: 'Hello', s: 0.1 }] }]);
+    // Stored as jsonb, which refuses \u0000 and lone surrogates.
+    expect(JSON.stringify(doc)).not.toMatch(/\\u0000|\\ud83d"/);
+  });
+
   it('sorts segments by start, keeping source order for equal starts', () => {
     const doc = buildDoc([
       { start: 5, end: 6, text: 'third' },

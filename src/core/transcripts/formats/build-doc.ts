@@ -15,6 +15,16 @@ export const MAX_TRANSCRIPT_WORDS = 150_000;
 /** Most segments a document may hold. Default: 200,000 (a day of one-sentence cues). */
 export const MAX_TRANSCRIPT_SEGMENTS = 200_000;
 
+// Control characters (a NUL from a broken export) cannot be stored (PostgreSQL's
+// jsonb refuses \u0000) and are never words; nor is half a surrogate pair.
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text as stored: control characters dropped, lone surrogates replaced, whitespace collapsed. */
+function cleanText(text: string): string {
+  return text.replace(CONTROLS, '').replace(LONE_SURROGATE, '\ufffd').replace(/\s+/g, ' ').trim();
+}
+
 /** A segment as a parser first sees it, before clean-up. */
 export interface RawSegment {
   start: number;
@@ -39,7 +49,7 @@ export function checkSegmentCount(count: number): void {
 
 /**
  * Turns what a parser read into a clean {@link TranscriptDoc}: whitespace
- * collapsed, empty segments dropped, times rounded to milliseconds and never
+ * collapsed and control characters dropped, empty segments dropped, times rounded to milliseconds and never
  * negative, an end before its start pulled up to the start (zero length),
  * segments sorted by start (stable, so equal starts keep source order), and
  * words estimated wherever the source gave none.
@@ -53,15 +63,15 @@ export function buildDoc(raw: readonly RawSegment[], language: string | null = n
   let wordCount = 0;
   const segments: Segment[] = [];
   for (const r of raw) {
-    const text = r.text.replace(/\s+/g, ' ').trim();
+    const text = cleanText(r.text);
     if (text === '') continue;
     const start = roundMs(Math.max(0, r.start));
     const end = Math.max(start, roundMs(Math.max(0, r.end)));
-    const speaker = r.speaker?.replace(/\s+/g, ' ').trim() || null;
-    let words = r.words?.filter((w) => w.w.trim() !== '');
+    const speaker = (r.speaker && cleanText(r.speaker)) || null;
+    let words = r.words?.map((w) => ({ w: cleanText(w.w), s: w.s })).filter((w) => w.w !== '');
     if (words && words.length > 0) {
       words = words
-        .map((w) => ({ w: w.w.trim(), s: roundMs(Math.min(end, Math.max(start, w.s))) }))
+        .map((w) => ({ w: w.w, s: roundMs(Math.min(end, Math.max(start, w.s))) }))
         .sort((a, b) => a.s - b.s);
     } else {
       words = estimateWords(text, start, end);

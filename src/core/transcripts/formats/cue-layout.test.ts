@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDoc, type RawSegment } from './build-doc.js';
 import { layoutCues, MAX_CUE_LINES, MAX_LINE_CHARS, wrapLines } from './cue-layout.js';
+import { roundMs } from './timecodes.js';
 import type { TranscriptDoc } from './transcript-doc.js';
 
 const LONG =
@@ -73,6 +74,17 @@ describe('layoutCues', () => {
       [5.5, 6],
       [9, 12.533],
     ]);
+  });
+
+  it('shows the cues of a long zero-length segment one after another, not all at once', () => {
+    const d = doc({ start: 5, end: 5, text: LONG, speaker: 'Travis' }, { start: 30, end: 31, text: 'next' });
+    const cues = layoutCues(d, { labelTurns: true });
+    expect(cues.length).toBeGreaterThan(2);
+    expect(cues[0].start).toBe(5);
+    for (let i = 1; i < cues.length; i++) expect(cues[i].start, `cue ${i}`).toBeGreaterThanOrEqual(cues[i - 1].end);
+    // Its reading time (217 characters at 15 a second), before the next segment.
+    expect(cues.at(-2)!.end).toBe(roundMs(5 + LONG.length / 15));
+    expect(cues.at(-1)).toMatchObject({ start: 30, end: 31 });
   });
 
   it('sorts cues when segments overlap or arrive out of order', () => {

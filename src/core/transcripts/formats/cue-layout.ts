@@ -1,6 +1,6 @@
 import { heardSegments } from './heard-segments.js';
 import { roundMs } from './timecodes.js';
-import type { TranscriptDoc } from './transcript-doc.js';
+import type { Segment, TranscriptDoc } from './transcript-doc.js';
 import { estimateWords, splitWords } from './word-timing.js';
 
 /** Longest subtitle line, in characters. Default: 42 (a common broadcast limit). */
@@ -32,12 +32,13 @@ export interface CueLayoutOptions {
  * segment times when its `words` do not match its text word for word). Cues
  * are sorted by start (WebVTT requires it) and always end after they start: a
  * zero-length segment is shown for its reading time, cut short by the next
- * later cue.
+ * later cue (before it is split, so the cues of one such segment follow each
+ * other rather than all starting at once).
  */
 export function layoutCues(doc: TranscriptDoc, options: CueLayoutOptions): Cue[] {
   const cues: Cue[] = [];
   let previousSpeaker: string | null | undefined;
-  for (const seg of heardSegments(doc)) {
+  for (const seg of withReadingTime(heardSegments(doc))) {
     const tokens = splitWords(seg.text);
     if (tokens.length === 0) continue;
     // The text is what readers see; word times are used when they line up with it.
@@ -116,13 +117,40 @@ function fill(tokens: string[], target: number): string[][] {
   return chunks;
 }
 
+/** Seconds a text stays on screen when its source gives it no length. */
+function readingTime(text: string): number {
+  return Math.max(1, text.length / READING_CHARS_PER_SECOND);
+}
+
+/**
+ * Zero-length segments (an SRT cue ending where it starts, a JSON entry
+ * without `endTime`) given their reading time, cut short by the next later
+ * segment, with words spread over it.
+ */
+function withReadingTime(segments: Segment[]): Segment[] {
+  if (segments.every((s) => s.end > s.start)) return segments;
+  const byStart = segments.map((s, i) => [s.start, i] as const).sort((a, b) => a[0] - b[0]);
+  const nextStart: (number | null)[] = new Array(segments.length);
+  let later: number | null = null;
+  for (let k = byStart.length - 1; k >= 0; k--) {
+    if (k + 1 < byStart.length && byStart[k + 1][0] > byStart[k][0]) later = byStart[k + 1][0];
+    nextStart[byStart[k][1]] = later;
+  }
+  return segments.map((seg, i) => {
+    if (seg.end > seg.start) return seg;
+    const next = nextStart[i];
+    const end = roundMs(seg.start + (next === null ? readingTime(seg.text) : Math.min(readingTime(seg.text), next - seg.start)));
+    return { ...seg, end, words: estimateWords(seg.text, seg.start, end) };
+  });
+}
+
 function fixZeroLength(cues: Cue[]): void {
   let nextStart: number | null = null;
   for (let i = cues.length - 1; i >= 0; i--) {
     const cue = cues[i];
     if (i + 1 < cues.length && cues[i + 1].start > cue.start) nextStart = cues[i + 1].start;
     if (cue.end > cue.start) continue;
-    const reading = Math.max(1, cue.lines.join(' ').length / READING_CHARS_PER_SECOND);
+    const reading = readingTime(cue.lines.join(' '));
     cue.end = roundMs(cue.start + (nextStart === null ? reading : Math.min(reading, nextStart - cue.start)));
   }
 }

@@ -17,6 +17,26 @@ describe('parseHtmlTranscript', () => {
     ]);
   });
 
+  it('reads a speaker and time that open their paragraph (or one of their own), leaving a later <cite> as words', () => {
+    const doc = parseHtmlTranscript(
+      '<p><cite>Ana:</cite> <time>0:05</time> Hello <b>there</b>.</p>' +
+        '<p><time>0:09</time>We read <cite>Emma</cite> at <time>noon</time>.</p>' +
+        '<p><cite>Ben:</cite><time>0:12</time>Bye.</p>' +
+        '<p><cite>Cy</cite> <time>0:20</time></p><p>Alone.</p>',
+    );
+    expect(doc.segments.map((s) => [s.start, s.end, s.speaker, s.text])).toEqual([
+      [5, 9, 'Ana', 'Hello there.'],
+      [9, 12, 'Ana', 'We read Emma at noon.'],
+      [12, 20, 'Ben', 'Bye.'],
+      [20, 20.4, 'Cy', 'Alone.'],
+    ]);
+  });
+
+  it('reads minutes past an hour written without hours', () => {
+    const doc = parseHtmlTranscript('<time>59:50</time><p>before</p><time>61:05</time><p>after the hour</p><time>75:30</time><p>later</p>');
+    expect(doc.segments.map((s) => [s.start, s.text])).toEqual([[3590, 'before'], [3665, 'after the hour'], [4530, 'later']]);
+  });
+
   it('gives paragraphs without any <time> no timing', () => {
     const doc = parseHtmlTranscript('<p>One.</p><p>Two.</p>');
     expect(isUntimed(doc)).toBe(true);

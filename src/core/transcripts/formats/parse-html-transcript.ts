@@ -17,7 +17,8 @@ interface Paragraph {
 /**
  * Parses the Podcasting 2.0 HTML transcript shape (`text/html`): repeated
  * `<cite>Speaker:</cite>` `<time>M:SS</time>` `<p>text</p>`, with or without
- * `<html>`/`<body>`. Each `<p>` becomes a segment. A paragraph without its own
+ * `<html>`/`<body>`; a `<cite>` and `<time>` may also open the `<p>` they
+ * belong to. Each `<p>` becomes a segment. A paragraph without its own
  * `<cite>` keeps the previous speaker; one without `<time>` starts where the
  * previous one did. A segment ends where the next later one starts; the last
  * ends after its words at 150 words per minute. When no paragraph has a time
@@ -57,8 +58,11 @@ function readParagraphs(html: string): Paragraph[] {
   let capture: 'cite' | 'time' | 'p' | null = null;
   let rawText: string | null = null;
   let buffer = '';
+  // A `<cite>` or `<time>` opening a paragraph (`<p><cite>Ana:</cite> <time>0:05</time> Hi</p>`) is its speaker and time.
+  let lead: { name: 'cite' | 'time'; text: string } | null = null;
   const open = (name: string) => {
     if (name === 'script' || name === 'style') rawText = name;
+    else if (capture === 'p' && lead === null && (name === 'cite' || name === 'time') && buffer.trim() === '') lead = { name, text: '' };
     else if (capture === 'p' && name === 'br') buffer += ' ';
     else if (capture === null && (name === 'cite' || name === 'time' || name === 'p')) {
       capture = name;
@@ -67,18 +71,32 @@ function readParagraphs(html: string): Paragraph[] {
   };
   const close = (name: string) => {
     if (name === rawText) rawText = null;
+    if (lead !== null && name === lead.name) {
+      const text = lead.text.replace(/\s+/g, ' ').trim();
+      const time = lead.name === 'time' ? parseClock(text) : null;
+      if (lead.name === 'cite') speaker = text.replace(/:$/, '').trim() || null;
+      else if (time !== null) start = time;
+      // A <time> that is not a clock time is words of the paragraph.
+      else buffer += ` ${lead.text}`;
+      lead = null;
+      return;
+    }
     if (name !== capture) return;
     const text = buffer.replace(/\s+/g, ' ').trim();
     if (name === 'cite') speaker = text.replace(/:$/, '').trim() || null;
     else if (name === 'time') start = parseClock(text);
     else {
-      if (text !== '') checkSegmentCount(paragraphs.push({ speaker, start, text }));
-      start = null;
+      // A paragraph holding only its speaker and time (`<p><cite>Ana</cite> <time>0:05</time></p><p>Hi</p>`) hands them on.
+      if (text !== '') {
+        checkSegmentCount(paragraphs.push({ speaker, start, text }));
+        start = null;
+      }
     }
     capture = null;
   };
   const text = (s: string) => {
-    if (capture !== null && rawText === null) buffer += s;
+    if (lead !== null && rawText === null) lead.text += s;
+    else if (capture !== null && rawText === null) buffer += s;
   };
   const tokenizer = new Tokenizer(
     { decodeEntities: true },

@@ -28,6 +28,18 @@ describe('parseJsonTranscript', () => {
     expect(doc.wordTimesEstimated).toBe(true);
   });
 
+  it('ends a phrase without endTime where the next one starts, the last after its words', () => {
+    const doc = parseJsonTranscript(
+      entries([
+        { speaker: 'A', startTime: 0, body: 'Welcome back to the show.' },
+        { speaker: 'B', startTime: 4.5, body: 'Thanks for having me.' },
+        { speaker: 'A', startTime: 9, body: 'Let us begin.' },
+      ]),
+    );
+    // 'Let us begin.' is three words at 150 a minute.
+    expect(doc.segments.map((s) => [s.start, s.end])).toEqual([[0, 4.5], [4.5, 9], [9, 10.2]]);
+  });
+
   it('sorts entries given out of order and skips blank bodies', () => {
     const doc = parseJsonTranscript(
       entries([

@@ -8,10 +8,13 @@ const WORD_GAP = 2;
 /** Word-level entries are grouped into segments of at most this many words. */
 const MAX_GROUP_WORDS = 40;
 const SENTENCE_END = /[.!?…]["'”’)\]]*$/;
+/** Speaking rate used to guess how long the last phrase without `endTime` lasts, in words per second (150 wpm). */
+const WORDS_PER_SECOND = 2.5;
 
 interface Entry {
   start: number;
-  end: number;
+  /** Null when the source gives no `endTime` (the spec makes it optional). */
+  end: number | null;
   body: string;
   speaker: string | null;
 }
@@ -25,8 +28,10 @@ interface Entry {
  * punctuation, a speaker change, a pause over 2 s or 40 words, and each
  * entry's `startTime` is kept as that word's real start. Entries holding
  * several words stay one segment each, with word starts estimated.
- * Times may be numbers, numeric strings or clock strings; a missing
- * `endTime` is taken as the start.
+ * Times may be numbers, numeric strings or clock strings. A phrase entry
+ * without `endTime` (optional in the spec) ends where the next later entry
+ * starts, the last one after its words at 150 words per minute; a word
+ * entry without one ends where it starts.
  *
  * @throws TranscriptParseError when the body is not JSON, has no `segments`
  * array, or an entry lacks a readable `startTime` or a string `body`.
@@ -48,6 +53,7 @@ export function parseJsonTranscript(text: string): TranscriptDoc {
     throw new TranscriptParseError(`more than ${MAX_TRANSCRIPT_WORDS} entries`, 'JSON');
   }
   const entries = list.map(readEntry).sort((a, b) => a.start - b.start);
+  endPhrases(entries);
   return buildDoc(groupWords(entries), typeof language === 'string' && language !== '' ? language : null);
 }
 
@@ -59,11 +65,21 @@ function readEntry(value: unknown, index: number): Entry {
   const e = value as Record<string, unknown>;
   const start = readTime(e.startTime);
   if (start === null) throw new TranscriptParseError(`${where}.startTime is missing or not a time`, 'JSON');
-  const end = e.endTime === undefined || e.endTime === null ? start : readTime(e.endTime);
-  if (end === null) throw new TranscriptParseError(`${where}.endTime is not a time`, 'JSON');
+  const end = e.endTime === undefined || e.endTime === null ? null : readTime(e.endTime);
+  if (end === null && e.endTime !== undefined && e.endTime !== null) throw new TranscriptParseError(`${where}.endTime is not a time`, 'JSON');
   if (typeof e.body !== 'string') throw new TranscriptParseError(`${where}.body must be a string`, 'JSON');
   const speaker = typeof e.speaker === 'string' ? e.speaker : null;
   return { start, end, body: e.body.trim(), speaker };
+}
+
+/** Gives phrase entries without an end one (see {@link parseJsonTranscript}); `entries` sorted by start. */
+function endPhrases(entries: Entry[]): void {
+  let nextStart: number | null = null;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (i + 1 < entries.length && entries[i + 1].start > e.start) nextStart = entries[i + 1].start;
+    if (e.end === null && /\s/.test(e.body)) e.end = nextStart ?? e.start + e.body.split(/\s+/).length / WORDS_PER_SECOND;
+  }
 }
 
 function readTime(value: unknown): number | null {
@@ -89,16 +105,16 @@ function groupWords(entries: Entry[]): RawSegment[] {
     if (/\s/.test(e.body)) {
       if (group) close(group);
       group = null;
-      out.push({ start: e.start, end: e.end, text: e.body, speaker: e.speaker });
+      out.push({ start: e.start, end: e.end ?? e.start, text: e.body, speaker: e.speaker });
       continue;
     }
     if (group && !continuesGroup(group, e)) {
       close(group);
       group = null;
     }
-    group ??= { speaker: e.speaker, start: e.start, end: e.end, words: [] };
+    group ??= { speaker: e.speaker, start: e.start, end: e.start, words: [] };
     group.words.push({ w: e.body, s: e.start });
-    group.end = Math.max(group.end, e.end);
+    group.end = Math.max(group.end, e.end ?? e.start);
   }
   if (group) close(group);
   return out;

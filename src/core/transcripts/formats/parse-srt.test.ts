@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSrt } from './parse-srt.js';
+import { renderText } from './render-text.js';
+import { renderVtt } from './render-vtt.js';
 import { takeSpeakerPrefix } from './speaker-prefix.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
 
@@ -7,6 +9,14 @@ describe('parseSrt', () => {
   it('joins cue lines, strips formatting tags and reads dot or comma times', () => {
     const doc = parseSrt('1\n00:00:01,000 --> 00:00:02.500 X1:10 X2:20\n<i>Hello</i> {\\an8}<font color="red">there</font>\n<laughs>\n\n');
     expect(doc.segments).toMatchObject([{ start: 1, end: 2.5, text: 'Hello there <laughs>', speaker: null }]);
+  });
+
+  it('decodes the character references HTML-minded tools write, once, after the tags', () => {
+    const doc = parseSrt('1\n00:00:01,000 --> 00:00:02,000\nFish &amp; chips &#39;n&#x27; &quot;peas&quot;\n<i>&lt;laughs&gt;</i> &amp;lt; &bogus;\n');
+    expect(doc.segments[0]!.text).toBe('Fish & chips \'n\' "peas" <laughs> &lt; &bogus;');
+    // Read back as the user reads it: one escape in WebVTT, none in text.
+    expect(renderVtt(doc)).toContain('Fish &amp; chips \'n\' "peas"\n&lt;laughs&gt; &amp;lt; &amp;bogus;\n');
+    expect(renderText(doc)).toBe('Fish & chips \'n\' "peas" <laughs> &lt; &bogus;\n');
   });
 
   it('carries a speaker label to later cues until the next label', () => {

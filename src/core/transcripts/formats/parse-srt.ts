@@ -1,3 +1,4 @@
+import { decodeCharacterReferences } from './character-references.js';
 import { buildDoc, checkSegmentCount, type RawSegment } from './build-doc.js';
 import { takeSpeakerPrefix } from './speaker-prefix.js';
 import { parseClock } from './timecodes.js';
@@ -14,7 +15,8 @@ const ASS_OVERRIDES = /\{\\[^}]*\}/g;
  * one segment, its lines joined by spaces. A `Name:` label at the start of a
  * cue sets the speaker for that cue and the following ones until the next
  * label (Buzzsprout labels only the first cue of each turn); with no labels
- * at all speakers stay null. Expects `\n` line ends.
+ * at all speakers stay null. Character references that HTML-minded tools
+ * write (`&amp;`, `&#39;`) are decoded. Expects `\n` line ends.
  *
  * A cue whose timing line cannot be read is left out.
  *
@@ -55,7 +57,8 @@ export function parseSrt(text: string): TranscriptDoc {
 
   let speaker: string | null = null;
   const raw: RawSegment[] = cues.map((cue) => {
-    let body = cue.text.join(' ').replace(SRT_TAGS, '').replace(ASS_OVERRIDES, '').trim();
+    // References are decoded after the tags go, so a written "&lt;laughs&gt;" stays words.
+    let body = decodeCharacterReferences(cue.text.join(' ').replace(SRT_TAGS, '').replace(ASS_OVERRIDES, '')).trim();
     const label = takeSpeakerPrefix(body);
     if (label) {
       speaker = label.speaker;

@@ -120,6 +120,13 @@ describe('parseTranscript on awkward input', () => {
     expect(parseTranscript(srt, 'text/vtt')).toEqual(parseTranscript(srt, 'application/srt'));
   });
 
+  it('reads SRT without hours served as text/plain or an unknown type, not as words', () => {
+    const srt = '1\r\n01:02,000 --> 01:03,500\r\nHello there.\r\n\r\n2\r\n01:04.000 --> 01:05.000\r\nBye.\r\n';
+    for (const type of ['text/plain', 'application/octet-stream', '']) {
+      expect(parseTranscript(srt, type).segments.map((s) => [s.start, s.end, s.text]), type).toEqual([[62, 63.5, 'Hello there.'], [64, 65, 'Bye.']]);
+    }
+  });
+
   it('decodes UTF-8 with a byte order mark and UTF-16LE', () => {
     const text = 'WEBVTT\n\n00:00.000 --> 00:01.000\nCafé ☕\n';
     const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);

@@ -93,7 +93,8 @@ export function parseTranscript(body: string | Buffer, mimeType: string, charset
 export function sniffFormat(text: string): SourceFormat {
   const head = text.slice(0, 2048).replace(/^\uFEFF/, '').trimStart();
   if (/^WEBVTT(?:[ \t\r\n]|$)/.test(head)) return 'vtt';
-  if (/^(?:\d+[ \t]*\r?\n)?[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]*-->/.test(head)) return 'srt';
+  // Hours are often left out (`01:02,500 --> …`), as the SRT parser allows.
+  if (/^(?:\d+[ \t]*\r?\n)?[ \t]*(?:\d{1,6}:)?\d{1,2}:\d{2}[,.]\d{1,9}[ \t]*-->/.test(head)) return 'srt';
   if (/^[[{]/.test(head)) return 'json';
   if (/^</.test(head)) return 'html';
   return 'text';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseVtt } from './parse-vtt.js';
 import { TranscriptParseError } from './transcript-parse-error.js';
-import { decodeVttEntities, readVoiceRuns } from './vtt-cue-text.js';
+import { decodeCharacterReferences } from './character-references.js';
+import { readVoiceRuns } from './vtt-cue-text.js';
 
 describe('parseVtt', () => {
   it('skips NOTE, STYLE and REGION blocks, cue identifiers and cue settings', () => {
@@ -79,6 +80,11 @@ describe('parseVtt', () => {
     ]);
   });
 
+  it('keeps the first cue of a file without the blank line after its header', () => {
+    const doc = parseVtt('WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nfirst\n\n00:00:03.000 --> 00:00:04.000\nsecond\n');
+    expect(doc.segments.map((s) => [s.start, s.text])).toEqual([[1, 'first'], [3, 'second']]);
+  });
+
   it('rejects a missing signature and unreadable times, naming the line', () => {
     expect(() => parseVtt('00:00.000 --> 00:01.000\nhi\n')).toThrow(TranscriptParseError);
     expect(() => parseVtt('WEBVTTX\n')).toThrow(/WEBVTT/);
@@ -92,7 +98,7 @@ describe('parseVtt', () => {
 
 describe('WebVTT cue text', () => {
   it('decodes named and numeric references, leaving unknown ones', () => {
-    expect(decodeVttEntities('Q&amp;A &lt;b&gt; &#233;&#x41; &nbsp;&bogus; & x')).toBe('Q&A <b> éA \u00a0&bogus; & x');
+    expect(decodeCharacterReferences('Q&amp;A &lt;b&gt; &#233;&#x41; &nbsp;&bogus; & x')).toBe('Q&A <b> éA \u00a0&bogus; & x');
   });
 
   it('drops tags and inline timestamps, keeps a lone "<"', () => {

@@ -28,7 +28,9 @@ export function parseVtt(text: string): TranscriptDoc {
   }
   let language: string | null = null;
   let i = 1;
-  for (; i < lines.length && lines[i].trim() !== ''; i++) {
+  // A timing line ends the header too: files that leave out the blank line
+  // after it would otherwise lose their first cue (players drop it; we keep what was said).
+  for (; i < lines.length && lines[i].trim() !== '' && !lines[i].includes('-->'); i++) {
     const meta = /^Language:\s*(\S+)/i.exec(lines[i]);
     if (meta) language = meta[1];
   }

@@ -18,6 +18,15 @@ export const contentTypes: Record<TranscriptFormat, string> = {
   vtt: 'text/vtt; charset=utf-8',
 };
 
+/**
+ * The document as every timed reading sees it (timed JSON, SRT, VTT and
+ * GraphQL's `segments`): an untimed source (plain text, HTML without
+ * `<time>`) laid out over the episode's length; a timed one as it is.
+ */
+export function timedDocument(doc: TranscriptDoc, meta: Pick<TranscriptMeta, 'durationSeconds'>): TranscriptDoc {
+  return spreadUntimed(doc, meta.durationSeconds);
+}
+
 /** Whether a string is one of the {@link TranscriptFormat} values. */
 export function isTranscriptFormat(value: string): value is TranscriptFormat {
   return Object.hasOwn(contentTypes, value);
@@ -42,13 +51,13 @@ export function renderTranscript(
   switch (format) {
     case 'json':
       // Paragraphs as `text` gives them (the source's own when untimed); segments with the laid-out times.
-      return JSON.stringify(renderJson(spreadUntimed(doc, meta.durationSeconds), meta, options, toParagraphs(doc)));
+      return JSON.stringify(renderJson(timedDocument(doc, meta), meta, options, toParagraphs(doc)));
     case 'text':
     case 'txt':
       return renderText(doc);
     case 'srt':
-      return renderSrt(spreadUntimed(doc, meta.durationSeconds));
+      return renderSrt(timedDocument(doc, meta));
     case 'vtt':
-      return renderVtt(spreadUntimed(doc, meta.durationSeconds));
+      return renderVtt(timedDocument(doc, meta));
   }
 }

@@ -5,10 +5,12 @@ export function roundMs(seconds: number): number {
 
 // Hours may have any number of digits (pocketcasts writes `0:00:15.410`);
 // minutes and seconds one or two, so `M:SS` from HTML transcripts also fits.
-const CLOCK = /^(?:(\d{1,6}):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,9}))?$/;
+// Without hours, minutes run past 59 (`75:30`, as tools counting minutes write an hour and more).
+const CLOCK = /^(?:(\d{1,6}):)?(\d{1,4}):(\d{1,2})(?:[.,](\d{1,9}))?$/;
 
 /**
- * Reads a clock time such as `01:02:03,456`, `0:00:15.410`, `12:34.5` or `1:42`.
+ * Reads a clock time such as `01:02:03,456`, `0:00:15.410`, `12:34.5`, `1:42`
+ * or `75:30` (minutes past an hour when no hours are written).
  * Returns seconds, or null when the text is not a clock time.
  *
  * @example parseClock('00:01:02,500') // 62.5
@@ -19,7 +21,7 @@ export function parseClock(text: string): number | null {
   const hours = m[1] === undefined ? 0 : Number(m[1]);
   const minutes = Number(m[2]);
   const seconds = Number(m[3]);
-  if (minutes > 59 || seconds > 59) return null;
+  if ((m[1] !== undefined && (minutes > 59 || m[2].length > 2)) || seconds > 59) return null;
   const fraction = m[4] === undefined ? 0 : Number(`0.${m[4]}`);
   return roundMs(hours * 3600 + minutes * 60 + seconds + fraction);
 }

@@ -1,23 +1,9 @@
+import { decodeCharacterReferences } from './character-references.js';
+
 /** A run of cue text spoken by one voice (null outside any `<v>` span). */
 export interface VoiceRun {
   speaker: string | null;
   text: string;
-}
-
-// WebVTT names only these six; numeric references cover the rest in practice.
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f', quot: '"', apos: "'",
-};
-
-/** Decodes the character references WebVTT cue text may contain. */
-export function decodeVttEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED[ref.toLowerCase()] ?? whole;
-  });
 }
 
 /**
@@ -32,16 +18,16 @@ export function readVoiceRuns(cueText: string): VoiceRun[] {
   let from = 0;
   // Tags are bounded so a stray "<" costs at most 500 characters of look-ahead.
   for (const m of cueText.matchAll(/<([^<>]{0,500})>/g)) {
-    if (m.index > from) pieces.push({ speaker, text: decodeVttEntities(cueText.slice(from, m.index)) });
+    if (m.index > from) pieces.push({ speaker, text: decodeCharacterReferences(cueText.slice(from, m.index)) });
     from = m.index + m[0].length;
     const tag = m[1];
     if (/^v[.\s]/.test(tag)) {
-      speaker = decodeVttEntities(tag.replace(/^v(?:\.\S*)?\s*/, '')).trim() || null;
+      speaker = decodeCharacterReferences(tag.replace(/^v(?:\.\S*)?\s*/, '')).trim() || null;
     } else if (tag === '/v') {
       speaker = null;
     }
   }
-  if (from < cueText.length) pieces.push({ speaker, text: decodeVttEntities(cueText.slice(from)) });
+  if (from < cueText.length) pieces.push({ speaker, text: decodeCharacterReferences(cueText.slice(from)) });
   const runs: VoiceRun[] = [];
   for (const piece of pieces) {
     const last = runs[runs.length - 1];
