@@ -7,7 +7,7 @@ const RequestItemSchema = z.object({
   guid: z.string().openapi({ minLength: 1, maxLength: MAX_TEXT, description: 'The episode guid; transcript_id is the first 16 hex of its SHA-1.' }),
   url: z.string().openapi({ minLength: 1, maxLength: MAX_TEXT, description: 'The audio_url from the episode list. For an episode the index knows, its own audio URL is used.' }),
   title: z.string().nullish().openapi({ maxLength: MAX_TEXT }),
-  date: z.string().nullish().openapi({ maxLength: MAX_TEXT, description: 'Publication date, ISO 8601 or RFC 2822.' }),
+  date: z.string().nullish().openapi({ maxLength: MAX_TEXT, description: 'Publication date, ISO 8601 or RFC 2822, in the years 1 to 9999.' }),
   // The bounds are the core's to check, so that REST and GraphQL say the same; documented here.
   secs: z.number().int().nullish().openapi({ minimum: 0, maximum: MAX_SECS, description: REQUEST_FIELD_DOCS.secs }),
 });
