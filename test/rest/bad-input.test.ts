@@ -83,6 +83,31 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     expect(last).toMatch(/\r\nx-ratelimit-remaining: 1000\r\n/i);
     expect(last).toContain('{"error":{"code":"invalid_request","message":"request: malformed HTTP"}}');
   });
+  it('a request line no URL can hold (a backslash in the path, `*`, a bad Host): 400 in the error body with the same headers, not an empty 400', async () => {
+    const url = new URL(t.podtext.url ?? (await t.podtext.listen()));
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const cases: [string, string][] = [
+      ['GET /api/v1\\me HTTP/1.1\r\nHost: x', 'request: backslash in request path'],
+      ['GET * HTTP/1.1\r\nHost: x', 'request: invalid URL'],
+      ['GET /api/v1/me HTTP/1.1\r\nHost: a b', 'request: invalid URL'],
+    ];
+    for (const [head, message] of cases) {
+      const raw = await send(head);
+      expect(raw, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(raw).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+      expect(raw).toMatch(/\r\nx-ratelimit-limit: 1000\r\n/i);
+      expect(raw).toMatch(/\r\nx-ratelimit-remaining: 1000\r\n/i);
+      expect(raw).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+      expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ error: { code: 'invalid_request', message } }));
+    }
+  });
 });
 
 describe('validation messages', () => {
