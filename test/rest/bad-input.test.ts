@@ -55,6 +55,20 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     expect(await t.podtext.services.db.registrationAttempt.count()).toBe(0);
     expect(await t.podtext.services.db.account.count()).toBe(0);
   });
+  it('a body that is not UTF-8 (Latin-1, an encoded lone surrogate): 400 naming the body, not stored as U+FFFD', async () => {
+    const a = await t.account({ credits: 5 });
+    const latin1 = Buffer.concat([Buffer.from('{"episodes":[{"guid":"g-latin1","url":"https://a.example/1.mp3","title":"caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]);
+    const surrogate = Buffer.concat([Buffer.from('{"episodes":[{"guid":"g-'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","url":"https://a.example/1.mp3"}]}')]);
+    for (const body of [latin1, surrogate]) {
+      const res = await t.request('/api/v1/requests', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json; charset=iso-8859-1' }, body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'body: not valid UTF-8 (JSON is sent as UTF-8)' } });
+    }
+    expect(await t.podtext.services.db.job.count({ where: { accountId: a.accountId } })).toBe(0);
+    // UTF-8, with or without a byte order mark, is read as before.
+    const bom = await t.request('/api/v1/requests', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: Buffer.from('\ufeff{"dry_run":true,"episodes":[{"guid":"g-bom","url":"https://a.example/1.mp3","title":"caf\u00e9"}]}') });
+    expect(bom.status).toBe(200);
+  });
   it('a 16 KB header: 431 over a real socket, with the error body and the rate-limit headers of a call not counted', async () => {
     const url = await t.podtext.listen();
     const res = await fetch(`${url}/api/v1/me`, { headers: { origin: 'https://app.example.com', 'x-padding': 'a'.repeat(16 * 1024) } });
