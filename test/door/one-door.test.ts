@@ -206,6 +206,11 @@ describe('every keyed answer is counted and stamped', () => {
     expect(r.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
   });
 
+  it('a lone surrogate in GraphQL variables is refused before any resolver, naming the variable', async () => {
+    const r = await t.gql('mutation ($t: String!) { registerConfirm(token: $t) { created } }', { t: 'abc\ud800' });
+    expect(r.body.errors?.[0]).toMatchObject({ message: 'variables.t: contains a lone surrogate (half of a UTF-16 pair, no character)', extensions: { code: 'invalid_request' } });
+  });
+
   it('NUL written into a GraphQL document (an argument, a default) is refused before any resolver, naming the argument, nothing charged', async () => {
     const a = await t.account({ credits: 3 });
     const cases: [string, string][] = [

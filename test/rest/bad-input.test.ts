@@ -33,6 +33,13 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     await expectError(await t.api('POST', '/register/start', { body: { email: 'a\u0000@example.com' } }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/confirm', { body: { token: 'abc\u0000' } }), 400, 'invalid_request', 'token');
   });
+  it('a lone surrogate escaped in JSON ("\\ud800"): 400 naming the field, not stored as U+FFFD', async () => {
+    const res = await t.api('POST', '/register/confirm', { body: '{"token": "abc\\ud800"}' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'token: contains a lone surrogate (half of a UTF-16 pair, no character)' } });
+    // A pair is one character, read as before.
+    await expectError(await t.api('POST', '/register/confirm', { body: '{"token": "abc\\ud83d\\ude00"}' }), 400, 'invalid_token');
+  });
   it('JSON nested 10,000 deep: 400', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     await expectError(await t.api('POST', '/register/start', { body: `{"email": ${deep}}` }), 400, 'invalid_request');
