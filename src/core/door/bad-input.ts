@@ -5,7 +5,7 @@
  */
 
 /** Deepest JSON nesting accepted. Default: 32. */
-const MAX_DEPTH = 32;
+export const MAX_DEPTH = 32;
 
 /** A surrogate code unit without its pair: with the `u` flag, a pair is one code point and does not match. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -44,3 +44,16 @@ export function findBadValue(value: unknown, path: string, depth: number): { pat
   return null;
 }
 
+
+/**
+ * Whether `value` nests deeper than `max` arrays and objects: such a value
+ * (which `JSON.parse` builds without complaint) overflows the stack of
+ * `JSON.stringify`. Recursion stops at `max`, so this never does.
+ * @example nestedDeeperThan(JSON.parse('[[[1]]]'), 2) // true
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (!value || typeof value !== 'object') return false;
+  if (max === 0) return true;
+  for (const v of Object.values(value)) if (nestedDeeperThan(v, max - 1)) return true;
+  return false;
+}
