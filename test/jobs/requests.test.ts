@@ -48,6 +48,21 @@ describe('POST /requests input', () => {
     expect(edge.status).toBe(200);
   });
 
+  it('a field the body does not have (dryRun, a typo of dry_run): 400 naming it, nothing charged', async () => {
+    const a = await t.account({ credits: 10 });
+    const cases: [unknown, string][] = [
+      [{ episodes: [item()], dryRun: true }, 'dryRun'],
+      [{ episodes: [item()], 'dry-run': true }, 'dry-run'],
+      [{ episodes: [item(undefined, { seconds: 60 })], dry_run: true }, 'episodes.0.seconds'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await postRequest(t, a.key, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toEqual({ code: 'invalid_request', message: `${field}: not a field of this request (names are snake_case, as documented)` });
+    }
+    await nothingStored(a.accountId, 10);
+  });
+
   it('each item needs a guid and an http(s) url; secs is a whole number ≥ 0', async () => {
     const a = await t.account({ credits: 10 });
     const cases: [unknown, string][] = [

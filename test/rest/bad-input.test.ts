@@ -28,6 +28,8 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     await expectError(await t.api('POST', '/register/start', { body: { email: 42 } }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/start', { body: {} }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/confirm', { body: { token: ['x'] } }), 400, 'invalid_request', 'token');
+    // A field the body does not have is named, not ignored.
+    await expectError(await t.api('POST', '/register/start', { body: { email: 'a@example.com', Email: 'b@example.com' } }), 400, 'invalid_request', 'Email');
   });
   it('NUL characters: 400 naming the field, not a database 500', async () => {
     await expectError(await t.api('POST', '/register/start', { body: { email: 'a\u0000@example.com' } }), 400, 'invalid_request', 'email');
