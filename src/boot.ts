@@ -4,8 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getRequestListener } from '@hono/node-server';
 import type { Config } from './config.js';
-import { KEYLESS_HEADERS } from './core/door/door.js';
-import { ANSWER_HEADERS } from './rest/cross-origin.js';
+import { UNREADABLE_HEADERS, unreadableBody, unreadableRequest } from './rest/unreadable-request.js';
 import type { BillingProvider } from './core/accounts/billing.js';
 import { resetDueCycles } from './core/accounts/billing-cycle.js';
 import type { Clock } from './core/clock.js';
@@ -229,17 +228,14 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
       const { server } = listener;
       // A worker's port is for probes and scrapes only: nothing there reaches the API.
       const app = config.role === 'worker' ? createOperationsApp(operations) : http.app;
-      const answer = getRequestListener(app.fetch, { hostname: config.host });
+      const answer = getRequestListener(app.fetch, { hostname: config.host, errorHandler: (err) => unreadableRequest(err, (bug) => log.error({ err: bug }, 'request failed outside the app')) });
       listener.serve((req, res) => void answer(req, res));
       server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
         if (!socket.writable) return;
         const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-        const body = JSON.stringify({ error: tooLarge ? { code: 'header_too_large', message: 'headers: larger than 16 KB' } : { code: 'invalid_request', message: 'request: malformed HTTP' } });
-        // No key could be read from a request that did not parse: like every call not counted, it reports the Free allowance untouched.
-        const limits = `x-ratelimit-limit: ${KEYLESS_HEADERS['x-ratelimit-limit']}\r\nx-ratelimit-remaining: ${KEYLESS_HEADERS['x-ratelimit-remaining']}\r\n`;
-        // Whether a page sent it cannot be read from a head that did not parse; the cross-origin headers are the same for every origin, so a page can read why.
-        const cors = Object.entries(ANSWER_HEADERS).map(([name, value]) => `${name.toLowerCase()}: ${value}\r\n`).join('');
-        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${limits}${cors}connection: close\r\n\r\n${body}`);
+        const body = unreadableBody(tooLarge ? 'header_too_large' : 'invalid_request', 'malformed HTTP');
+        const headers = Object.entries(UNREADABLE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+        socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       });
       if (config.role !== 'worker') closeWs = attachGraphQLWebSocket(server, http.yoga, services);
       podtext.server = server;

@@ -41,3 +41,24 @@ export function decodeText(bytes: Uint8Array, charset?: string): string {
 export function charsetOf(contentType: string | undefined): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A request body as UTF-8 (a leading byte order mark dropped), or null when
+ * its bytes are not UTF-8: JSON is UTF-8 (RFC 8259), and a Latin-1 "café" or
+ * an encoded lone surrogate would otherwise become U+FFFD and be stored so,
+ * in a title or a topic, without a word to the client.
+ *
+ * @example utf8OrNull(Buffer.from('caf\xe9', 'latin1')) // null
+ */
+export function utf8OrNull(bytes: ArrayBuffer | Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** What a body that is not UTF-8 is told, on REST and GraphQL alike. */
+export const NOT_UTF8 = 'not valid UTF-8 (JSON is sent as UTF-8)';

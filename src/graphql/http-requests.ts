@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { NOT_UTF8, utf8OrNull } from '../core/decode-text.js';
 import { errorStatus } from '../core/errors.js';
 
 /** A refusal of what was sent, before anything runs: 400 `invalid_request` naming `field`. */
@@ -67,9 +68,11 @@ function parsesAsJson(text: string | null): boolean {
  */
 function contentTypePlugin(): Plugin {
   const json = async (req: Request) => {
+    const text = utf8OrNull(await req.arrayBuffer());
+    if (text === null) throw refused('body', NOT_UTF8);
     let body: unknown;
     try {
-      body = JSON.parse(await req.text());
+      body = JSON.parse(text);
     } catch {
       throw refused('body', 'malformed JSON');
     }

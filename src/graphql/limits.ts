@@ -6,6 +6,7 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { fanOutLimit } from './fan-out-limit.js';
+import { noNulLiterals } from './nul-literals.js';
 
 /** Deepest selection accepted. Default: 10. */
 export const MAX_DEPTH = 10;
@@ -26,7 +27,7 @@ function reportAsInvalid(context: ValidationContext | null, error: GraphQLError)
 
 /**
  * The limits checked when a document is validated (depth, aliases per
- * operation, objects): yoga's validation adds them, and the door reads a
+ * operation, objects, no NUL character in its strings): yoga's validation adds them, and the door reads a
  * document with the same ones, so what it counts as refused is what is
  * refused (see createCallReader). Reported as validation errors, as an
  * unknown field is (200 under legacy application/json): thrown, they would
@@ -36,6 +37,7 @@ export const LIMIT_RULES: readonly ValidationRule[] = [
   maxDepthRule({ n: MAX_DEPTH, propagateOnRejection: false, onReject: [reportAsInvalid] }),
   maxAliasesRule({ n: MAX_ALIASES, propagateOnRejection: false, onReject: [reportAsInvalid] }),
   fanOutLimit,
+  noNulLiterals,
 ];
 
 export function queryLimits(production: boolean): Plugin[] {

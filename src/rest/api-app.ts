@@ -28,7 +28,9 @@ export function createRestApi(): OpenAPIHono<RestEnv> {
     defaultHook: (result, c) => {
       if (!result.success) {
         const issue = result.error.issues[0];
-        const field = issue?.path.length ? issue.path.join('.') : result.target === 'json' ? 'body' : result.target;
+        // A field the body does not have (`dryRun`, a typo of `dry_run`) is named itself: ignored, it could turn a quote into a charge.
+        const path = issue?.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : (issue?.path ?? []);
+        const field = path.length ? path.join('.') : result.target === 'json' ? 'body' : result.target;
         // `?max=2&max=3` reaches the schema as a list, which an enum refuses as a value not in it.
         const repeated = result.target === 'query' && (c.req.queries(String(field))?.length ?? 0) > 1;
         throw invalid(String(field), repeated ? 'given more than once; send it once' : issue ? validationMessage(issue) : 'invalid');

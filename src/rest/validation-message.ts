@@ -20,6 +20,7 @@ const UNITS: Record<string, [string, string]> = { string: ['character', 'charact
  * field's name in front.
  */
 export function validationMessage(issue: Issue): string {
+  if (issue.code === 'unrecognized_keys') return 'not a field of this request (names are snake_case, as documented)';
   // A message the schema wrote itself stands as written.
   if (!/^(Invalid input|Too big|Too small|Invalid option)\b/.test(issue.message)) return issue.message;
   switch (issue.code) {

@@ -206,6 +206,28 @@ describe('every keyed answer is counted and stamped', () => {
     expect(r.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
   });
 
+  it('a lone surrogate in GraphQL variables is refused before any resolver, naming the variable', async () => {
+    const r = await t.gql('mutation ($t: String!) { registerConfirm(token: $t) { created } }', { t: 'abc\ud800' });
+    expect(r.body.errors?.[0]).toMatchObject({ message: 'variables.t: contains a lone surrogate (half of a UTF-16 pair, no character)', extensions: { code: 'invalid_request' } });
+  });
+
+  it('NUL written into a GraphQL document (an argument, a default) is refused before any resolver, naming the argument, nothing charged', async () => {
+    const a = await t.account({ credits: 3 });
+    const cases: [string, string][] = [
+      [`mutation { aiSearch(transcriptId: "${sampleEpisode.transcriptId}", topic: "hello\\u0000world") { found } }`, 'topic'],
+      ['{ trending(category: "a\\u0000b") { categories } }', 'category'],
+      ['{ search(q: "a\\u0000b") { query } }', 'q'],
+      ['mutation { requestTranscription(input: { dryRun: true, episodes: [{ guid: "g\\u0000", url: "https://a.example/1.mp3" }] }) { queued } }', 'input.episodes.0.guid'],
+      ['query ($c: String = "a\\u0000") { trending(category: $c) { categories } }', '$c'],
+    ];
+    for (const [query, field] of cases) {
+      const r = await t.gql(query, undefined, a.key);
+      expect(r.body.errors, query).toHaveLength(1);
+      expect(r.body.errors?.[0], query).toMatchObject({ message: `${field}: contains a NUL character`, extensions: { code: 'invalid_request', field } });
+    }
+    expect((await t.podtext.services.db.account.findUniqueOrThrow({ where: { id: a.accountId } })).credits).toBe(3);
+  });
+
   it('/graphql: a wrong method is 405; a foreign origin gets no credentials', async () => {
     const put = await t.request('/graphql', { method: 'PUT' });
     expect(put.status).toBe(405);

@@ -38,6 +38,15 @@ describe('GraphQL over HTTP, what it is sent', () => {
     }
   });
 
+  it('a body that is not UTF-8 (a Latin-1 title): 400 naming the body, as REST says, not run with U+FFFD in its place', async () => {
+    const query = 'mutation { requestTranscription(input: { dryRun: true, episodes: [{ guid: "g", url: "https://a.example/1.mp3", title: "caf\u00e9" }] }) { queued } }';
+    const r = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ query }), 'latin1') });
+    expect(r.status).toBe(400);
+    expect(r.body.errors?.[0]).toEqual({ message: 'body: not valid UTF-8 (JSON is sent as UTF-8)', extensions: { code: 'invalid_request', field: 'body' } });
+    const utf8 = await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(utf8.body).toEqual({ data: { requestTranscription: { queued: 1 } } });
+  });
+
   it('a body that is not sent as JSON: 400 saying to send JSON, as REST says; JSON whatever the case of its type', async () => {
     const before = Number((await call({}, `?query=${ME}`)).remaining);
     for (const headers of [{ 'content-type': 'text/plain' }, {}] as Record<string, string>[]) {

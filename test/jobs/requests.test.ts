@@ -36,6 +36,33 @@ describe('POST /requests input', () => {
     await nothingStored(a.accountId, 100);
   });
 
+  it('a date before the year 1 or after 9999: 400 naming the date, not a database 500, nothing charged', async () => {
+    const a = await t.account({ credits: 10 });
+    for (const date of ['0000-01-01', '-000001-01-01T00:00:00Z', '-004714-11-23T00:00:00Z', '-271821-04-20T00:00:00Z', '+010000-01-01T00:00:00Z']) {
+      const r = await postRequest(t, a.key, { episodes: [item(undefined, { date })] });
+      expect(r.status, date).toBe(400);
+      expect(r.body.error).toEqual({ code: 'invalid_request', message: 'episodes.0.date: must be a date between the years 1 and 9999' });
+    }
+    await nothingStored(a.accountId, 10);
+    const edge = await postRequest(t, a.key, { episodes: [item(undefined, { date: '0001-01-01T00:00:00Z' }), item(undefined, { date: '9999-12-31T23:59:59Z' })] });
+    expect(edge.status).toBe(200);
+  });
+
+  it('a field the body does not have (dryRun, a typo of dry_run): 400 naming it, nothing charged', async () => {
+    const a = await t.account({ credits: 10 });
+    const cases: [unknown, string][] = [
+      [{ episodes: [item()], dryRun: true }, 'dryRun'],
+      [{ episodes: [item()], 'dry-run': true }, 'dry-run'],
+      [{ episodes: [item(undefined, { seconds: 60 })], dry_run: true }, 'episodes.0.seconds'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await postRequest(t, a.key, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error).toEqual({ code: 'invalid_request', message: `${field}: not a field of this request (names are snake_case, as documented)` });
+    }
+    await nothingStored(a.accountId, 10);
+  });
+
   it('each item needs a guid and an http(s) url; secs is a whole number ≥ 0', async () => {
     const a = await t.account({ credits: 10 });
     const cases: [unknown, string][] = [

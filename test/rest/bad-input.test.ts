@@ -28,10 +28,19 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     await expectError(await t.api('POST', '/register/start', { body: { email: 42 } }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/start', { body: {} }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/confirm', { body: { token: ['x'] } }), 400, 'invalid_request', 'token');
+    // A field the body does not have is named, not ignored.
+    await expectError(await t.api('POST', '/register/start', { body: { email: 'a@example.com', Email: 'b@example.com' } }), 400, 'invalid_request', 'Email');
   });
   it('NUL characters: 400 naming the field, not a database 500', async () => {
     await expectError(await t.api('POST', '/register/start', { body: { email: 'a\u0000@example.com' } }), 400, 'invalid_request', 'email');
     await expectError(await t.api('POST', '/register/confirm', { body: { token: 'abc\u0000' } }), 400, 'invalid_request', 'token');
+  });
+  it('a lone surrogate escaped in JSON ("\\ud800"): 400 naming the field, not stored as U+FFFD', async () => {
+    const res = await t.api('POST', '/register/confirm', { body: '{"token": "abc\\ud800"}' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'token: contains a lone surrogate (half of a UTF-16 pair, no character)' } });
+    // A pair is one character, read as before.
+    await expectError(await t.api('POST', '/register/confirm', { body: '{"token": "abc\\ud83d\\ude00"}' }), 400, 'invalid_token');
   });
   it('JSON nested 10,000 deep: 400', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
@@ -54,6 +63,20 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
   it('nothing was written by any of the above', async () => {
     expect(await t.podtext.services.db.registrationAttempt.count()).toBe(0);
     expect(await t.podtext.services.db.account.count()).toBe(0);
+  });
+  it('a body that is not UTF-8 (Latin-1, an encoded lone surrogate): 400 naming the body, not stored as U+FFFD', async () => {
+    const a = await t.account({ credits: 5 });
+    const latin1 = Buffer.concat([Buffer.from('{"episodes":[{"guid":"g-latin1","url":"https://a.example/1.mp3","title":"caf'), Buffer.from([0xe9]), Buffer.from('"}]}')]);
+    const surrogate = Buffer.concat([Buffer.from('{"episodes":[{"guid":"g-'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","url":"https://a.example/1.mp3"}]}')]);
+    for (const body of [latin1, surrogate]) {
+      const res = await t.request('/api/v1/requests', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json; charset=iso-8859-1' }, body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'body: not valid UTF-8 (JSON is sent as UTF-8)' } });
+    }
+    expect(await t.podtext.services.db.job.count({ where: { accountId: a.accountId } })).toBe(0);
+    // UTF-8, with or without a byte order mark, is read as before.
+    const bom = await t.request('/api/v1/requests', { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: Buffer.from('\ufeff{"dry_run":true,"episodes":[{"guid":"g-bom","url":"https://a.example/1.mp3","title":"caf\u00e9"}]}') });
+    expect(bom.status).toBe(200);
   });
   it('a 16 KB header: 431 over a real socket, with the error body and the rate-limit headers of a call not counted', async () => {
     const url = await t.podtext.listen();
@@ -82,6 +105,31 @@ describe('bad input gets a clear 4xx in the error body and writes nothing', () =
     expect(last).toMatch(/\r\nx-ratelimit-limit: 1000\r\n/i);
     expect(last).toMatch(/\r\nx-ratelimit-remaining: 1000\r\n/i);
     expect(last).toContain('{"error":{"code":"invalid_request","message":"request: malformed HTTP"}}');
+  });
+  it('a request line no URL can hold (a backslash in the path, `*`, a bad Host): 400 in the error body with the same headers, not an empty 400', async () => {
+    const url = new URL(t.podtext.url ?? (await t.podtext.listen()));
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const cases: [string, string][] = [
+      ['GET /api/v1\\me HTTP/1.1\r\nHost: x', 'request: backslash in request path'],
+      ['GET * HTTP/1.1\r\nHost: x', 'request: invalid URL'],
+      ['GET /api/v1/me HTTP/1.1\r\nHost: a b', 'request: invalid URL'],
+    ];
+    for (const [head, message] of cases) {
+      const raw = await send(head);
+      expect(raw, head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(raw).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+      expect(raw).toMatch(/\r\nx-ratelimit-limit: 1000\r\n/i);
+      expect(raw).toMatch(/\r\nx-ratelimit-remaining: 1000\r\n/i);
+      expect(raw).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+      expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ error: { code: 'invalid_request', message } }));
+    }
   });
 });
 

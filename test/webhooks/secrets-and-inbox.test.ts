@@ -95,6 +95,18 @@ describe('test inboxes', () => {
     expect(deliveries[1]).toMatchObject({ body: 'plain text, not JSON', raw_body: 'plain text, not JSON' });
   });
 
+  it('a body nested 100,000 deep, sent by anyone, leaves the inbox readable: shown as its text', async () => {
+    const a = await t.account();
+    const inbox = await json<Inbox>(await t.api('POST', '/webhooks/inbox', { key: a.key }));
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect((await send(new URL(inbox.url).pathname, deep)).status).toBe(200);
+    expect((await send(new URL(inbox.url).pathname, '{"after": true}')).status).toBe(200);
+    const res = await t.api('GET', `/webhooks/inbox/${inbox.id}`, { key: a.key });
+    expect(res.status).toBe(200);
+    const { deliveries } = await json<Contents>(res);
+    expect(deliveries.map((d) => d.body)).toEqual([deep, { after: true }]);
+  });
+
   it("another account's inbox and an unknown one: 404", async () => {
     const a = await t.account();
     const b = await t.account();

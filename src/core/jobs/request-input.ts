@@ -116,6 +116,9 @@ export function checkRequestInput(input: TranscriptionRequestInput): CheckedRequ
     const dateText = text(raw?.date, `${at}.date`, false);
     const date = dateText === null ? null : new Date(dateText);
     if (date && (Number.isNaN(date.getTime()) || !calendarDay(dateText!))) throw invalid(`${at}.date`, 'must be a date (ISO 8601 or RFC 2822)');
+    // Date reaches back to the year -271821, the database only to 4713 BC, and a year 0 or
+    // before it is no episode's date anyway ("0000-01-01" is a feed's placeholder).
+    if (date && (date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999)) throw invalid(`${at}.date`, 'must be a date between the years 1 and 9999');
     const secs = raw?.secs ?? null;
     if (secs !== null && (typeof secs !== 'number' || !Number.isInteger(secs) || secs < 0 || secs > MAX_SECS)) {
       throw invalid(`${at}.secs`, `must be a whole number of seconds from 0 to ${MAX_SECS}`);

@@ -1,11 +1,12 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { NOT_UTF8, utf8OrNull } from '../../core/decode-text.js';
 import { findBadValue } from '../../core/door/bad-input.js';
 import { invalid } from '../../core/errors.js';
 import type { RestEnv } from '../env.js';
 
 /**
  * Rejects, before any handler runs, input no handler should see: malformed
- * JSON, absurd nesting, NUL characters (PostgreSQL text cannot hold them).
+ * JSON, bodies that are not UTF-8, absurd nesting, NUL characters (PostgreSQL text cannot hold them).
  * Hono caches the parsed body, so the route's validator does not parse twice.
  */
 export const inputGuard: MiddlewareHandler<RestEnv> = (c, next) => {
@@ -27,7 +28,8 @@ async function checkedBody(c: Context<RestEnv>, next: Next): Promise<void> {
   const type = c.req.header('content-type') ?? '';
   const length = Number(c.req.header('content-length') ?? '-1');
   if (length !== 0 && (type === '' || /json/i.test(type))) {
-    const text = await c.req.text();
+    const text = utf8OrNull(await c.req.arrayBuffer());
+    if (text === null) throw invalid('body', NOT_UTF8);
     if (text.trim() !== '') {
       let body: unknown;
       try {

@@ -28,7 +28,7 @@ const queryRoute = createRoute({
           schema: z.object({
             transcript_id: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN, example: '97ab7f764b594d58' }),
             topic: z.string().openapi({ minLength: 1, maxLength: MAX_TOPIC_CHARS, description: `1 to ${MAX_TOPIC_CHARS} characters after trimming.`, example: 'electric cars' }),
-          }),
+          }).strict(),
         },
       },
     },

@@ -18,7 +18,7 @@ const checkoutRoute = createRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: z.object({ plan: z.string().openapi({ enum: paidPlanNames, example: 'plus', description: 'The paid plan to buy.' }) }).openapi('CheckoutRequest') } },
+      content: { 'application/json': { schema: z.object({ plan: z.string().openapi({ enum: paidPlanNames, example: 'plus', description: 'The paid plan to buy.' }) }).strict().openapi('CheckoutRequest') } },
     },
   },
   responses: {

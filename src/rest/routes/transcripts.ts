@@ -60,7 +60,7 @@ const unlockRoute = createRoute({
   description: 'Unlocking is permanent, survives key rotation and covers every format. `credits` is what this call charged (1, or 0 when the key already had it); `credits_remaining` is the balance after.',
   security: keyed,
  
-  request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN }) }) } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: z.object({ transcript: z.string().openapi({ pattern: TRANSCRIPT_ID_PATTERN }) }).strict() } } } },
   responses: {
     200: ok(z.object({ unlocked: z.string(), credits: z.number().int(), credits_remaining: z.number().int(), formats: z.array(z.string()) }), 'Unlocked'),
     ...errors({ ...keyedErrors, 402: 'Insufficient credits.', 404: 'No transcript yet.' }),

@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { INBOX_MAX_BODY_BYTES, INBOX_MAX_DELIVERIES, INBOX_MAX_PER_ACCOUNT, type InboxDelivery } from '../../core/webhooks/test-inbox.js';
+import { MAX_DEPTH, nestedDeeperThan } from '../../core/door/bad-input.js';
 import type { RestEnv } from '../env.js';
 import { errorBody } from '../error-response.js';
 import { errors, keyed, keyedErrors, ok } from '../schemas/common.js';
@@ -26,7 +27,7 @@ const InboxDeliverySchema = z
   .object({
     received_at: z.string().openapi({ format: 'date-time' }),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers as received, names lower-case.' }),
-    body: z.unknown().openapi({ description: 'The body parsed as JSON, or the text when it is not JSON.' }),
+    body: z.unknown().openapi({ description: `The body parsed as JSON, or the text when it is not JSON or nests deeper than ${MAX_DEPTH} levels.` }),
     raw_body: z.string().openapi({ description: 'The body exactly as received: verify the signature over this.' }),
   })
   .openapi('WebhookInboxDelivery');
@@ -118,9 +119,11 @@ const readInboxRoute = createRoute({
   },
 });
 
+/** The body as JSON, or its text when it is not JSON or nests too deep to be written back (anyone may send to an inbox). */
 function parsedBody(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    const body: unknown = JSON.parse(raw);
+    return nestedDeeperThan(body, MAX_DEPTH) ? raw : body;
   } catch {
     return raw;
   }

@@ -7,10 +7,10 @@ const RequestItemSchema = z.object({
   guid: z.string().openapi({ minLength: 1, maxLength: MAX_TEXT, description: 'The episode guid; transcript_id is the first 16 hex of its SHA-1.' }),
   url: z.string().openapi({ minLength: 1, maxLength: MAX_TEXT, description: 'The audio_url from the episode list. For an episode the index knows, its own audio URL is used.' }),
   title: z.string().nullish().openapi({ maxLength: MAX_TEXT }),
-  date: z.string().nullish().openapi({ maxLength: MAX_TEXT, description: 'Publication date, ISO 8601 or RFC 2822.' }),
+  date: z.string().nullish().openapi({ maxLength: MAX_TEXT, description: 'Publication date, ISO 8601 or RFC 2822, in the years 1 to 9999.' }),
   // The bounds are the core's to check, so that REST and GraphQL say the same; documented here.
   secs: z.number().int().nullish().openapi({ minimum: 0, maximum: MAX_SECS, description: REQUEST_FIELD_DOCS.secs }),
-});
+}).strict();
 
 export const RequestBodySchema = z.object({
   episodes: z.array(RequestItemSchema).openapi({ minItems: 1, maxItems: MAX_EPISODES_PER_REQUEST }),
@@ -19,4 +19,4 @@ export const RequestBodySchema = z.object({
   // Not nullable: a null must not quietly mean "charge me" on a field that decides whether credits move.
   dry_run: z.boolean().optional().openapi({ description: 'Quote only: nothing is charged, unlocked, stored or queued. `true` or `false` (default), never null.' }),
   fast: z.boolean().optional().openapi({ description: `Fast lane (\`true\` or \`false\`, default; never null): ${prices.fastTranscribePerHour} credits per hour, promised within promise_seconds. Only where a fast lane is configured (\`fast_lane_available\` on a dry run); otherwise 400 \`fast_lane_unavailable\`, nothing charged.` }),
-});
+}).strict();
