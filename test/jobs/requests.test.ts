@@ -53,13 +53,18 @@ describe('POST /requests input', () => {
     const cases: [unknown, string][] = [
       [{ episodes: [item()], dryRun: true }, 'dryRun'],
       [{ episodes: [item()], 'dry-run': true }, 'dry-run'],
-      [{ episodes: [item(undefined, { seconds: 60 })], dry_run: true }, 'episodes.0.seconds'],
     ];
     for (const [body, field] of cases) {
       const r = await postRequest(t, a.key, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error).toEqual({ code: 'invalid_request', message: `${field}: not a field of this request (names are snake_case, as documented)` });
     }
+    await nothingStored(a.accountId, 10);
+    // An item may be an episode of the episode list as it came, with its other fields: they are not read.
+    const listed = item(undefined, { audio_url: 'https://media.example/x.mp3', transcript_id: '0123456789abcdef', transcript_status: 'none', duration_seconds: 60, secs: 60 });
+    const quote = await postRequest(t, a.key, { episodes: [listed], dry_run: true });
+    expect(quote.status).toBe(200);
+    expect(quote.body.credits_required).toBe(1);
     await nothingStored(a.accountId, 10);
   });
 

@@ -10,7 +10,8 @@ const RequestItemSchema = z.object({
   date: z.string().nullish().openapi({ maxLength: MAX_TEXT, description: 'Publication date, ISO 8601 or RFC 2822, in the years 1 to 9999.' }),
   // The bounds are the core's to check, so that REST and GraphQL say the same; documented here.
   secs: z.number().int().nullish().openapi({ minimum: 0, maximum: MAX_SECS, description: REQUEST_FIELD_DOCS.secs }),
-}).strict();
+  // Not strict: an item may be an episode of the episode list as it came, whose other fields are not read.
+});
 
 export const RequestBodySchema = z.object({
   episodes: z.array(RequestItemSchema).openapi({ minItems: 1, maxItems: MAX_EPISODES_PER_REQUEST }),
