@@ -111,7 +111,8 @@ describe.skipIf(!hasPostgres())('a process starting while another one migrates f
     try {
       await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const starting = startTestPodtext({ databaseUrl: db.url, env: { DATABASE_STATEMENT_TIMEOUT: '0.5' } });
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Past the limit, and past the further 10 s after which a silent server counts as gone.
+      await new Promise((resolve) => setTimeout(resolve, 11_500));
       await other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
       const t = await starting;
       try {

@@ -27,6 +27,7 @@ class PodtextPool extends pg.Pool {
     super(config);
     this.on('acquire', () => this.inUse++);
     this.on('release', () => this.inUse--);
+    this.on('connect', endOnReadTimeout);
   }
 
   // pg's own signatures: pool.query() takes a connection through this one too.
@@ -42,6 +43,33 @@ class PodtextPool extends pg.Pool {
   }
 }
 
+/** What pg says when a query's `query_timeout` ran out with no answer from the server. */
+const READ_TIMEOUT = 'Query read timeout';
+
+// Internals of pg's Client: the client-side time limit, and the socket.
+interface ClientInternals {
+  connectionParameters: { query_timeout?: number };
+  connection: { stream: { destroy(): void } };
+}
+
+/**
+ * A connection whose query got no answer within `query_timeout` is ended:
+ * pg would hand it back with the query still outstanding, and the next call
+ * on it would wait behind a server that no longer answers.
+ */
+function endOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((err: Error) => {
+        if (err?.message === READ_TIMEOUT) (client as unknown as ClientInternals).connection.stream.destroy();
+      });
+    }
+    return result;
+  };
+}
+
 /**
  * The pool of a process: every session bounded in how long a statement may
  * run (`statement_timeout`) and how long it may sit idle in a transaction.
@@ -49,6 +77,11 @@ class PodtextPool extends pg.Pool {
  * session with {@link unbounded}.
  */
 export function createPostgresPool(options: PoolOptions): pg.Pool {
+  // PostgreSQL ends a statement itself after statement_timeout; no answer some
+  // seconds later means the server or the link is gone (a partition, a host
+  // vanished without a close), which TCP keepalive would only find after
+  // minutes. With no statement limit, no such bound either.
+  const queryTimeout = options.statementTimeoutMs > 0 ? options.statementTimeoutMs + CONNECT_TIMEOUT_MS : undefined;
   const settings = [`idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`, `statement_timeout=${Math.round(options.statementTimeoutMs)}`];
   const pool = new PodtextPool({
     connectionString: options.connectionString,
@@ -63,6 +96,7 @@ export function createPostgresPool(options: PoolOptions): pg.Pool {
     // A server that never answers (a network partition) fails the call
     // after this long, as a 503, instead of holding it open for good.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: queryTimeout,
     // A peer gone without a close (a failover's vanished host) is found by
     // the kernel's keepalive probes instead of never.
     keepAlive: true,
@@ -77,15 +111,20 @@ export function createPostgresPool(options: PoolOptions): pg.Pool {
 }
 
 /**
- * Runs `work` on `client` with no statement time limit, then restores the
- * session's own (the pool's) before the connection goes back: migrations,
+ * Runs `work` on `client` with no statement time limit (nor the client's
+ * wait for an answer), then restores the pool's before the connection goes
+ * back: migrations,
  * bulk copies and index builds may rightly take minutes.
  */
 export async function unbounded<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  const params = (client as unknown as ClientInternals).connectionParameters;
+  const readTimeout = params.query_timeout;
   await client.query('SET statement_timeout = 0');
+  params.query_timeout = undefined;
   try {
     return await work();
   } finally {
+    params.query_timeout = readTimeout;
     await client.query('RESET statement_timeout').catch(() => undefined);
   }
 }

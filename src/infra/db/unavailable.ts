@@ -79,7 +79,7 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 // SQLSTATE: admin/crash shutdown, cannot connect now, too many connections.
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|is not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i;
+const MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|is not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i;
 
 // SQLSTATE: query_canceled (statement_timeout, or a cancel), lock_not_available (lock_timeout, NOWAIT).
 const BUSY_SQLSTATES = new Set(['57014', '55P03']);
