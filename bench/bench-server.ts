@@ -5,14 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { type Podtext, boot } from '../src/boot.js';
+import { adminConfig } from '../src/cli/admin-config.js';
 import { loadConfig } from '../src/config.js';
 import { inTransaction } from '../src/core/transaction.js';
 import * as ledger from '../src/core/ledger.js';
 
-/** A Podtext on PGlite in a scratch directory, listening on a free port. */
-export async function startBenchPodtext(env: Record<string, string> = {}): Promise<{ podtext: Podtext; url: string; close(): Promise<void> }> {
+/**
+ * A Podtext on PGlite in a scratch directory, listening on a free port.
+ * `seeding`: booted as an admin command is, without the statement time limit
+ * (a bulk seed rebuilds its indexes in one statement each).
+ */
+export async function startBenchPodtext(env: Record<string, string> = {}, options: { seeding?: boolean } = {}): Promise<{ podtext: Podtext; url: string; close(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'podtext-bench-'));
-  const podtext = await boot(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...env }));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...env });
+  const podtext = await boot(options.seeding ? adminConfig(config) : config);
   const url = await podtext.listen();
   return {
     podtext,

@@ -105,7 +105,7 @@ interface Catalog {
 
 /** Shows, episodes, ready transcripts unlocked for every key, and a free key with LEFT requests left today. */
 async function seed(databaseUrl: string): Promise<Catalog> {
-  const app = await startBenchPodtext({ DATABASE_URL: databaseUrl });
+  const app = await startBenchPodtext({ DATABASE_URL: databaseUrl }, { seeding: true });
   try {
     const { db, keys: keyService, clock } = app.podtext.services;
     await seedSynthetic(db, { shows: 5000, showsWithEpisodes: 300, episodesPerShow: 5 });

@@ -28,7 +28,7 @@ async function benchDatabase(adminUrl: string): Promise<string> {
 
 /** Seeds 1M synthetic shows unless they are there; returns 300 titles and a key. */
 async function prepare(databaseUrl: string): Promise<{ titles: string[]; key: string; seedSeconds: number | null }> {
-  const app = await startBenchPodtext({ DATABASE_URL: databaseUrl });
+  const app = await startBenchPodtext({ DATABASE_URL: databaseUrl }, { seeding: true });
   try {
     const { db } = app.podtext.services;
     const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM shows WHERE source = 'synthetic'`);

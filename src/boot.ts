@@ -158,6 +158,7 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
     databaseUrl: config.databaseUrl,
     pgliteDir: overrides.inMemory ? undefined : path.join(config.dataDir, 'pglite'),
     pgliteTemplate: overrides.pgliteTemplate,
+    statementTimeoutMs: config.statementTimeoutSeconds * 1000,
   }).catch((err: unknown) => {
     throw openFailure(err, config) ?? err;
   });
@@ -205,6 +206,9 @@ export async function boot(config: Config, overrides: BootOverrides = {}): Promi
   countAdmissions(services.door, metrics);
   registerDbGauges(metrics.registry, { db: db.prisma, searchIndexSize: () => services.discovery.showSearch.size, pool: db.poolStats });
   const checkReady = async () => {
+    // Every connection held and calls queued for one: the check would queue behind them for up to 10 s.
+    const pool = db.poolStats?.();
+    if (pool && pool.idle === 0 && pool.waiting > 0) return [`database: busy: all ${pool.total} connections in use, ${pool.waiting} calls waiting for one`];
     const pending = await pendingMigrations(db.sql);
     return pending.length > 0 ? [`database: migrations not applied: ${pending.join(', ')}`] : [];
   };

@@ -74,11 +74,11 @@ describe('config', () => {
   it.each(['', '  '])('reads an empty number variable (%j) as unset: its default, never 0', (blank) => {
     const c = loadConfig({
       PORT: blank, WORKERS: blank, FAST_ASR_CONCURRENCY: blank, AUDIO_CHECK_INTERVAL: blank,
-      SHUTDOWN_GRACE_SECONDS: blank, SHUTDOWN_DELAY_SECONDS: blank, QUEUE_RETENTION_DAYS: blank,
+      SHUTDOWN_GRACE_SECONDS: blank, SHUTDOWN_DELAY_SECONDS: blank, QUEUE_RETENTION_DAYS: blank, DATABASE_STATEMENT_TIMEOUT: blank,
     });
     expect(c).toMatchObject({
       port: 8080, siteUrl: 'http://localhost:8080', workers: os.availableParallelism(), fastConcurrency: 8, audioCheckIntervalSeconds: 21_600,
-      shutdownGraceSeconds: 25, shutdownDelaySeconds: 0, queueRetentionDays: 30,
+      shutdownGraceSeconds: 25, shutdownDelaySeconds: 0, queueRetentionDays: 30, statementTimeoutSeconds: 15,
     });
     // 0 written out still means 0.
     expect(loadConfig({ WORKERS: '0', PORT: '0' })).toMatchObject({ workers: 0, port: 0 });
@@ -100,6 +100,12 @@ describe('config', () => {
     }
     expect(loadConfig({ PORT: ' 19701 ', SHUTDOWN_DELAY_SECONDS: '0.5', WORKERS: '2' })).toMatchObject({ port: 19701, shutdownDelaySeconds: 0.5, workers: 2 });
     expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT: Too small/);
+  });
+
+  it('bounds statements by DATABASE_STATEMENT_TIMEOUT in seconds, never unbounded (one lock held elsewhere would hold every connection)', () => {
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '2.5' }).statementTimeoutSeconds).toBe(2.5);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT: '0' })).toThrow(/DATABASE_STATEMENT_TIMEOUT: Too small/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT: '5s' })).toThrow(/DATABASE_STATEMENT_TIMEOUT: must be a decimal number/);
   });
 
   it('listens on an IPv6 address written as in a URL, [::1], as on ::1', () => {

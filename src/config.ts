@@ -133,6 +133,8 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: numberVar((n) => n.int().min(1).max(3600).default(25)),
   SHUTDOWN_DELAY_SECONDS: numberVar((n) => n.min(0).max(300).default(0)),
   QUEUE_RETENTION_DAYS: numberVar((n) => n.int().min(1).max(3650).default(30)),
+  // 0 would let one lock held elsewhere take every pooled connection for as long as it is held.
+  DATABASE_STATEMENT_TIMEOUT: numberVar((n) => n.min(0.1).max(3600).default(15)),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlString(['http:', 'https:']),
   // The exporter speaks OTLP/HTTP with JSON bodies; another protocol would be silently ignored.
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/json'], { message: 'only http/json is supported (OTLP over HTTP with JSON bodies)' }).optional(),
@@ -242,6 +244,12 @@ export interface Config {
   shutdownDelaySeconds: number;
   /** Days finished transcription tasks and finished webhook deliveries are kept before pruning. Default: 30. */
   queueRetentionDays: number;
+  /**
+   * PostgreSQL only: longest a statement of a request or a worker may run, in
+   * seconds, before it is cancelled and the call answered 503 (busy); admin
+   * commands (imports, migrations) run without it. Default: 5.
+   */
+  statementTimeoutSeconds: number;
   /** OpenTelemetry tracing; unset (neither `OTEL_EXPORTER_OTLP_ENDPOINT` nor `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`): off. */
   tracing?: { endpoint: string; serviceName: string };
 }
@@ -400,6 +408,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     shutdownDelaySeconds: e.SHUTDOWN_DELAY_SECONDS,
     queueRetentionDays: e.QUEUE_RETENTION_DAYS,
+    statementTimeoutSeconds: e.DATABASE_STATEMENT_TIMEOUT,
     // Either endpoint turns tracing on: OpenTelemetry sends to the traces one alone as well.
     tracing: tracingEndpoint ? { endpoint: tracingEndpoint, serviceName: e.OTEL_SERVICE_NAME ?? 'podtext' } : undefined,
   };

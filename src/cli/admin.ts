@@ -8,6 +8,7 @@ import { openDatabase } from '../infra/db/open-database.js';
 import { canOpen, createSecretBox } from '../infra/secret-box.js';
 import type { Config } from '../config.js';
 import { CATALOG_USAGE, isCatalogCommand, runCatalogCommand } from './catalog-commands.js';
+import { adminConfig } from './admin-config.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
 import { commandMessage } from '../infra/operator-error.js';
 
@@ -125,7 +126,7 @@ export async function runAdminCommand(config: Config, command: string, argv: str
     process.stderr.write(`${command}: ${path.resolve(config.dataDir)} holds no Podtext database; set DATA_DIR to the server's data directory (or run migrate to create one there).\n`);
     return 1;
   }
-  const podtext = await boot({ ...config, logLevel: 'warn' });
+  const podtext = await boot(adminConfig(config));
   const { accounts } = podtext.services;
   try {
     switch (command) {

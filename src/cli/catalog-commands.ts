@@ -4,6 +4,7 @@ import { importCharts } from '../core/catalog/imports/apple-charts.js';
 import { importPodcastIndex } from '../core/catalog/imports/import-podcastindex.js';
 import { seedSynthetic } from '../core/catalog/imports/seed-synthetic.js';
 import { normaliseFeedUrl } from '../core/catalog/ingest/catalog-ingest.js';
+import { adminConfig } from './admin-config.js';
 import { type CommandSpec, readCommand, usageOf } from './command-line.js';
 import { commandMessage } from '../infra/operator-error.js';
 
@@ -57,7 +58,7 @@ export async function runCatalogCommand(config: Config, command: string, argv: s
   const read = readCommand(COMMANDS, command, argv, `Usage:\n${CATALOG_USAGE}`);
   if (typeof read === 'number') return read;
   const { name, args, options, counts, ids } = read;
-  const podtext = await boot({ ...config, logLevel: 'warn' });
+  const podtext = await boot(adminConfig(config));
   const { db, catalogIngest, outbound, log } = podtext.services;
   const out = (line: string) => process.stdout.write(`${line}\n`);
   try {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
-import { databaseUnavailable } from '../infra/db/unavailable.js';
+import { databaseTrouble, databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import { bodyUnread } from './request-credentials.js';
 
@@ -44,7 +44,7 @@ export function toErrorResponse(c: Context, err: unknown, log: Logger): Response
   }
   const unavailable = databaseUnavailable(err);
   if (unavailable) {
-    log.warn({ err }, 'database unreachable');
+    log.warn({ err }, `database ${databaseTrouble(err)}`);
     return toErrorResponse(c, unavailable, log);
   }
   log.error({ err }, 'unhandled error');

@@ -16,7 +16,7 @@ export function withOperationsPaths<T extends { paths?: object }>(doc: T, siteUr
         ...(operationId === 'getReadyz'
           ? {
               '503': {
-                description: 'Not ready: shutting down (`draining`), or the database is unreachable or not migrated (`unavailable`).',
+                description: 'Not ready: shutting down (`draining`), or the database is unreachable, busy or not migrated (`unavailable`; each problem names which, as `database: busy: …` or `database: unreachable: …`).',
                 content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', enum: ['draining', 'unavailable'] }, problems: { type: 'array', items: { type: 'string' } } }, required: ['status', 'problems'] } } },
               },
             }

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Env, Hono } from 'hono';
+import { databaseProblem } from '../infra/db/unavailable.js';
 import { httpTiming } from '../infra/metrics/http-timing.js';
 import type { Metrics } from '../infra/metrics/metrics.js';
 
@@ -30,7 +31,7 @@ export function registerOperationsRoutes<E extends Env>(app: Hono<E>, ops: Opera
   app.get('/livez', (c) => c.json({ status: 'ok' }, 200, noStore));
   app.get('/readyz', async (c) => {
     if (ops.draining.aborted) return c.json({ status: 'draining', problems: ['shutting down'] }, 503, noStore);
-    const problems = await ops.checkReady().catch((err: Error) => [`database: ${err.message}`]);
+    const problems = await ops.checkReady().catch((err: unknown) => [databaseProblem(err)]);
     if (ops.draining.aborted) return c.json({ status: 'draining', problems: ['shutting down'] }, 503, noStore);
     return problems.length === 0 ? c.json({ status: 'ready' }, 200, noStore) : c.json({ status: 'unavailable', problems }, 503, noStore);
   });

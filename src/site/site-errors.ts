@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, errorStatus } from '../core/errors.js';
-import { databaseUnavailable } from '../infra/db/unavailable.js';
+import { databaseTrouble, databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import type { RestEnv } from '../rest/env.js';
 import { errorPage } from './pages/error-page.js';
@@ -29,9 +29,11 @@ export async function sitePageNotFound(c: Context<RestEnv>) {
 export function sitePageError(c: Context, err: Error, log: Logger) {
   const unavailable = databaseUnavailable(err);
   if (unavailable) {
-    log.warn({ err, path: c.req.path }, 'database unreachable');
+    const trouble = databaseTrouble(err);
+    log.warn({ err, path: c.req.path }, `database ${trouble}`);
     c.header('Retry-After', String(unavailable.details?.retryAfter));
-    return c.html(errorPage(503, 'Podtext is briefly unavailable', 'Podtext cannot reach its database right now. Try again in a few seconds.'), 503);
+    const why = trouble === 'busy' ? 'Its database is too busy to answer right now.' : 'Podtext cannot reach its database right now.';
+    return c.html(errorPage(503, 'Podtext is briefly unavailable', `${why} Try again in a few seconds.`), 503);
   }
   if (err instanceof DomainError) {
     const status = errorStatus[err.code] as ContentfulStatusCode;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDatabaseUnavailable } from '../infra/db/unavailable.js';
+import { databaseTrouble, isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 
 /** First pause between tries while the database is unreachable, in ms; it doubles up to `MAX_PAUSE_MS`. */
@@ -25,7 +25,7 @@ export async function keepResult<T>(write: () => Promise<T>, options: { withinMs
       return out;
     } catch (err) {
       if (!isDatabaseUnavailable(err) || options.signal.aborted || Date.now() + pause > giveUpAt) throw err;
-      if (tries === 0) options.log.warn({ err }, 'database unreachable; keeping the result and trying again');
+      if (tries === 0) options.log.warn({ err }, `database ${databaseTrouble(err)}; keeping the result and trying again`);
       tries++;
       await sleep(pause, undefined, { signal: options.signal }).catch(() => undefined);
       if (options.signal.aborted) throw err;

@@ -256,6 +256,36 @@ describe.skipIf(!hasPostgres())('REST calls whose database connection is reset o
   });
 });
 
+// A partition, or a host gone without a close: pooled connections stay open
+// and nothing answers on them; TCP keepalive would notice only after minutes.
+describe.skipIf(!hasPostgres())('REST calls while the database goes silent on open connections', () => {
+  it('answer 503 unreachable some seconds past the statement limit, not after minutes, and succeed once it answers again', async () => {
+    const proxy = await startResettingProxy(new URL(process.env.TEST_DATABASE_URL!));
+    try {
+      await onFreshPostgres(async (t) => {
+        const user = await t.account();
+        expect((await t.api('GET', '/charts', { key: user.key })).status).toBe(200);
+        proxy.silent = true;
+        const started = Date.now();
+        // The limit is 1 s: a server that answers has cancelled the statement by then; 10 s more, and it is gone.
+        let timer: NodeJS.Timeout | undefined;
+        const res = await Promise.race([t.api('GET', '/charts', { key: user.key }), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 25_000)))]);
+        clearTimeout(timer);
+        expect(res, 'an answer within 25 s').not.toBeNull();
+        expect(Date.now() - started).toBeLessThan(20_000);
+        expect(res!.status).toBe(503);
+        expect(res!.headers.get('retry-after')).toBe('5');
+        expect(await res!.json()).toMatchObject({ error: { code: 'unavailable', message: expect.stringMatching(/unreachable/) } });
+        proxy.silent = false;
+        await expect.poll(async () => (await t.api('GET', '/charts', { key: user.key })).status, { timeout: 15_000 }).toBe(200);
+      }, { connect: (url) => proxy.url(url), env: { DATABASE_STATEMENT_TIMEOUT: '1' } });
+    } finally {
+      proxy.silent = false;
+      await proxy.close();
+    }
+  }, 90_000);
+});
+
 describe.skipIf(!hasPostgres())('a transcription finished while the database refuses connections', () => {
   it('is kept by the worker and stored once the database is back: recognised once, charged once', async () => {
     const audio = await startAudioServer();

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import { isDatabaseUnavailable } from './unavailable.js';
+import { databaseTrouble, isDatabaseUnavailable } from './unavailable.js';
 
 /** How often a loop repeats that the database is unreachable, in ms: once a minute. */
 const OUTAGE_REPEAT_MS = 60_000;
@@ -18,6 +18,6 @@ export function loopFailures(log: Logger, what: string): (err: unknown) => void 
     }
     if (Date.now() - saidAt < OUTAGE_REPEAT_MS) return;
     saidAt = Date.now();
-    log.warn({ err }, `${what}: the database is unreachable; trying again`);
+    log.warn({ err }, `${what}: the database is ${databaseTrouble(err)}; trying again`);
   };
 }

@@ -14,6 +14,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { ConnectFailed } from './open-failure.js';
 import { migrate, type SqlRunner } from './migrate.js';
+import { createPostgresPool, unbounded } from './postgres-pool.js';
 
 export type Db = PrismaClient;
 
@@ -58,13 +59,14 @@ export interface OpenOptions {
   migrate?: boolean;
   /** PostgreSQL pool size. Default: 10. */
   poolSize?: number;
+  /**
+   * PostgreSQL `statement_timeout` of the pool's sessions, in ms; 0: none.
+   * Migrations and bulk copies run without it. Default: 0.
+   */
+  statementTimeoutMs?: number;
 }
 
-/** `idle_in_transaction_session_timeout` of Podtext's PostgreSQL sessions, in ms: one minute. */
-export const IDLE_IN_TRANSACTION_MS = 60_000;
-
-/** How long a call waits for a PostgreSQL connection (new or from the pool), in ms. */
-export const CONNECT_TIMEOUT_MS = 10_000;
+export { CONNECT_TIMEOUT_MS, IDLE_IN_TRANSACTION_MS } from './postgres-pool.js';
 
 /** Extensions Podtext's migrations use; loaded into PGlite, created on PostgreSQL. */
 export const pgliteExtensions = { pg_trgm, unaccent };
@@ -119,30 +121,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     tracing().enabled ? (tracedAdapter(adapter, tracing(), engine) as F) : adapter;
   const shouldMigrate = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      // A session left idle inside a transaction (a stuck request, a lost
-      // client) holds its row locks and stops vacuum from cleaning the queue
-      // tables; PostgreSQL ends it after this long. Podtext's transactions
-      // never wait on anything but the database.
-      options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
-      // A server that never answers (a network partition) fails the call
-      // after this long, as a 503, instead of holding it open for good.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // A peer gone without a close (a failover's vanished host) is found by
-      // the kernel's keepalive probes instead of never.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: CONNECT_TIMEOUT_MS,
-    });
-    // A connection PostgreSQL ends while idle (a restart, pg_terminate_backend,
-    // a database dropped as the pool closes) is dropped from the pool and
-    // replaced on next use. Prisma listens only while it is connected; without
-    // a listener of our own the pool's 'error' would stop the process.
-    pool.on('error', () => undefined);
+    const pool = createPostgresPool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, statementTimeoutMs: options.statementTimeoutMs ?? 0 });
     const { runner, client } = poolRunner(pool);
     try {
-      if (shouldMigrate) await migrate(runner);
+      if (shouldMigrate) await unbounded(await client, () => migrate(runner));
     } finally {
       (await client).off('error', heldError).release();
     }
@@ -161,7 +143,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       copyRows: async (table, columns, rows) => {
         const client = (await pool.connect()).on('error', heldError);
         try {
-          await pipeline(Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN'))));
+          await unbounded(client, () => pipeline(Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN')))));
         } finally {
           client.off('error', heldError).release();
         }

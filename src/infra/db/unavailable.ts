@@ -4,32 +4,62 @@ import { DomainError } from '../../core/errors.js';
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The error a client is told when `err` says the database is unreachable
- * (503 `unavailable`, retry after a few seconds); null for any other error.
+ * The error a client is told when `err` says the database is unreachable or
+ * too busy to answer in time (503 `unavailable`, retry after a few seconds);
+ * null for any other error.
  */
 export function databaseUnavailable(err: unknown): DomainError | null {
-  if (!isDatabaseUnavailable(err)) return null;
-  return new DomainError('unavailable', `The database is unreachable right now; try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+  const trouble = databaseTrouble(err);
+  if (!trouble) return null;
+  const what = trouble === 'busy' ? 'too busy to answer' : 'unreachable';
+  return new DomainError('unavailable', `The database is ${what} right now; try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, { retryAfter: DATABASE_RETRY_AFTER_SECONDS });
+}
+
+/**
+ * A readiness problem for a failed database check, saying whether the
+ * database is busy (it answers, slowly) or unreachable: an operator looks
+ * at locks and slow queries for one and at the network or the server for
+ * the other.
+ * @example databaseProblem(err) // "database: busy: canceling statement due to statement timeout"
+ */
+export function databaseProblem(err: unknown): string {
+  const trouble = databaseTrouble(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return trouble ? `database: ${trouble}: ${message}` : `database: ${message}`;
 }
 
 /**
  * Whether an error says the database could not be reached or ended the
- * session (a restart, a failover, refused connections, a full server), as
- * opposed to a fault in the statement or in Podtext. Such a call may succeed
- * when tried again, so callers answer 503 with a time to retry, not 500.
+ * session (a restart, a failover, refused connections, a full server), or
+ * was too busy to answer in time (a statement over its time limit, a lock
+ * not granted, every pooled connection held), as opposed to a fault in the
+ * statement or in Podtext. Such a call may succeed when tried again, so
+ * callers answer 503 with a time to retry, not 500.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  return databaseTrouble(err) !== null;
+}
+
+/**
+ * What kept the database from serving a call: `busy` (it answers, but a
+ * statement ran past `statement_timeout`, waited too long for a lock, or
+ * every pooled connection was held by slow calls), `unreachable` (no
+ * connection, or the session ended); null for any other error.
+ */
+export function databaseTrouble(err: unknown): 'busy' | 'unreachable' | null {
   const seen = new Set<unknown>();
   const pending: unknown[] = [err];
+  let found: 'busy' | 'unreachable' | null = null;
   while (pending.length > 0) {
     const e = pending.pop() as ErrorLike | null | undefined;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    if (unavailableSign(e)) return true;
+    if (busySign(e)) return 'busy';
+    if (unavailableSign(e)) found = 'unreachable';
     // Prisma carries the driver's error in `meta`; pg and GraphQL in `cause` and `originalError`.
     pending.push(e.cause, e.originalError, e.meta?.driverAdapterError, e.meta?.driverAdapterError?.cause);
   }
-  return false;
+  return found;
 }
 
 interface ErrorLike {
@@ -49,10 +79,22 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 // SQLSTATE: admin/crash shutdown, cannot connect now, too many connections.
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|is not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i;
+const MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|is not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i;
+
+// SQLSTATE: query_canceled (statement_timeout, or a cancel), lock_not_available (lock_timeout, NOWAIT).
+const BUSY_SQLSTATES = new Set(['57014', '55P03']);
+const BUSY_MESSAGES = /canceling statement due to (statement|lock) timeout|database connections are in use/i;
+
+function errorCode(e: ErrorLike): string {
+  return typeof e.originalCode === 'string' ? e.originalCode : typeof e.code === 'string' ? e.code : '';
+}
+
+function busySign(e: ErrorLike): boolean {
+  return BUSY_SQLSTATES.has(errorCode(e)) || (typeof e.message === 'string' && BUSY_MESSAGES.test(e.message));
+}
 
 function unavailableSign(e: ErrorLike): boolean {
-  const code = typeof e.originalCode === 'string' ? e.originalCode : typeof e.code === 'string' ? e.code : '';
+  const code = errorCode(e);
   if (ADAPTER_KINDS.has(String(e.kind)) || PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || SQLSTATES.has(code)) return true;
   // Class 08: connection exceptions.
   if (/^08[0-9A-Z]{3}$/.test(code)) return true;

@@ -22,7 +22,7 @@ export interface WorkerChild {
   dispose(): Promise<void>;
 }
 
-export async function spawnWorker(env: { databaseUrl: string; outboundAllow: string; workers?: number }): Promise<WorkerChild> {
+export async function spawnWorker(env: { databaseUrl: string; outboundAllow: string; workers?: number; extra?: Record<string, string> }): Promise<WorkerChild> {
   const dataDir = await mkdtemp(join(tmpdir(), 'podtext-worker-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
     cwd: repo,
@@ -37,6 +37,7 @@ export async function spawnWorker(env: { databaseUrl: string; outboundAllow: str
       OUTBOUND_ALLOW: env.outboundAllow,
       LOG_LEVEL: 'info',
       SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+      ...env.extra,
     },
   });
   let log = '';
