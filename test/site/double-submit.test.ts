@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInWith } from '../support/browser.js';
 import { addEpisode } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
@@ -25,10 +25,7 @@ describe('a form button clicked twice on a slow connection', () => {
   async function signedIn(key: string): Promise<Page> {
     const context = await browser.newContext({ baseURL: site });
     const page = await context.newPage();
-    await page.goto('/signin');
-    await page.fill('#key', key);
-    await page.click('#signin button');
-    await page.waitForURL('**/account');
+    await signInWith(page, key);
     return page;
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AudioServer, newGuid, startAudioServer } from '../jobs/support/audio-server.js';
 import { jobDone, postRequest } from '../jobs/support/jobs-api.js';
 import { seriousAxeViolations } from '../support/axe.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInWith } from '../support/browser.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 // A job whose episode could not be transcribed is `done` like any other; its
@@ -34,10 +34,7 @@ describe('a job row on the account page whose episode could not be transcribed',
     const context = await browser.newContext({ baseURL: site });
     try {
       const page = await context.newPage();
-      await page.goto('/signin');
-      await page.fill('#key', a.key);
-      await page.click('#signin button');
-      await page.waitForURL('**/account');
+      await signInWith(page, a.key);
       const listening = page.waitForResponse((r) => r.url().endsWith('/account/jobs/events'));
       await page.reload();
       await listening;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInWith } from '../support/browser.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 
 /** WCAG's contrast ratio of two `rgb(…)` colours. */
@@ -61,10 +61,7 @@ describe('the focus ring', () => {
     const context = await browser.newContext({ baseURL: site });
     try {
       const page = await context.newPage();
-      await page.goto('/signin');
-      await page.fill('#key', a.key);
-      await page.click('#signin button');
-      await page.waitForURL('**/account');
+      await signInWith(page, a.key);
       const seen = [...(await rings(page, 12))];
       await page.goto('/');
       seen.push(...(await rings(page, 10)));

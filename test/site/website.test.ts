@@ -7,7 +7,7 @@ import { type AudioServer as PublisherHost, startAudioServer as startPublisherHo
 import { spokenMp3 } from '../jobs/support/spoken.js';
 import { type AudioServer, startAudioServer } from '../support/audio-server.js';
 import { seriousAxeViolations } from '../support/axe.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInWith } from '../support/browser.js';
 import { addEpisode, sampleDoc } from '../support/catalog.js';
 import { type TestPodtext, startTestPodtext } from '../support/podtext.js';
 import { type Inbox, startSmtpInbox } from '../support/smtp.js';
@@ -63,10 +63,7 @@ describe('the website in Chromium', () => {
 
   async function signedIn(key: string): Promise<{ context: BrowserContext; page: Page }> {
     const v = await visitor();
-    await v.page.goto('/signin');
-    await v.page.fill('#key', key);
-    await v.page.click('#signin button');
-    await v.page.waitForURL('**/account');
+    await signInWith(v.page, key);
     return v;
   }
 

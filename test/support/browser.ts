@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -18,4 +18,12 @@ export function launchBrowser(executablePath = CHROMIUM): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Signs a page in with `key` through the sign-in form, as a person does; resolves on the account page. */
+export async function signInWith(page: Page, key: string): Promise<void> {
+  await page.goto('/signin');
+  await page.fill('#key', key);
+  await page.click('#signin button');
+  await page.waitForURL('**/account');
 }
