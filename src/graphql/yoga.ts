@@ -10,6 +10,7 @@ import type { GraphQLContext } from './context.js';
 import type { KeyRetirement } from '../core/accounts/key-retirement.js';
 import { httpRequestPlugins } from './http-requests.js';
 import { queryLimits } from './limits.js';
+import { isClientAbort } from '../infra/client-abort.js';
 import { databaseTrouble, isDatabaseUnavailable } from '../infra/db/unavailable.js';
 import { stampResponse } from '../wire/rate-limit-stamps.js';
 import { buildSchema } from './schema.js';
@@ -177,7 +178,8 @@ export function createGraphQL(services: Services, options: { production: boolean
         }
         if (original instanceof GraphQLError && original.extensions?.code) return withCode(original);
         if (error instanceof GraphQLError && !(error as GraphQLError).originalError) return withCode(error);
-        if (isDatabaseUnavailable(original)) services.log.warn({ err: original }, `database ${databaseTrouble(original)}`);
+        if (isClientAbort(original)) services.log.debug({ err: original }, 'client aborted the request');
+        else if (isDatabaseUnavailable(original)) services.log.warn({ err: original }, `database ${databaseTrouble(original)}`);
         else services.log.error({ err: original }, 'graphql resolver failed');
         return toGraphQLError(original);
       },

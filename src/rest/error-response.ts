@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type ErrorCode, errorStatus } from '../core/errors.js';
+import { isClientAbort } from '../infra/client-abort.js';
 import { databaseTrouble, databaseUnavailable } from '../infra/db/unavailable.js';
 import type { Logger } from '../infra/logger.js';
 import { bodyUnread } from './request-credentials.js';
@@ -51,9 +52,3 @@ export function toErrorResponse(c: Context, err: unknown, log: Logger): Response
   return answer(c, 'internal', 'Something went wrong on our side; it has been logged.', 500);
 }
 
-/** An error raised because the client closed the connection while sending its body. */
-export function isClientAbort(err: unknown): boolean {
-  const e = err as { code?: string; name?: string; cause?: { code?: string } } | null;
-  if (!e) return false;
-  return e.code === 'ECONNRESET' || e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.name === 'AbortError' || e.cause?.code === 'ECONNRESET' || (e as Error).message === 'aborted';
-}

@@ -1,5 +1,6 @@
 import { RequestError } from '@hono/node-server';
 import { KEYLESS_HEADERS } from '../core/door/door.js';
+import { isClientAbort } from '../infra/client-abort.js';
 import { ANSWER_HEADERS } from './cross-origin.js';
 
 /**
@@ -27,6 +28,8 @@ export function unreadableBody(code: 'invalid_request' | 'header_too_large', why
  * Any other error reaching here escaped the app's own handler: a bug, answered 500.
  */
 export function unreadableRequest(err: unknown, onBug: (err: unknown) => void): Response {
+  // The client went away while its body was read: routine, and no one is left to answer.
+  if (isClientAbort(err)) return new Response(unreadableBody('invalid_request', 'aborted by the client'), { status: 400, headers: UNREADABLE_HEADERS });
   if (err instanceof RequestError) {
     const why = err.message.charAt(0).toLowerCase() + err.message.slice(1);
     return new Response(unreadableBody('invalid_request', why), { status: 400, headers: UNREADABLE_HEADERS });
