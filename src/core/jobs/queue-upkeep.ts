@@ -3,6 +3,16 @@ import type { Tx } from '../transaction.js';
 /** Rows deleted per statement: short transactions, no long locks on the queue. */
 const BATCH = 1000;
 
+/** Runs a delete of at most `BATCH` rows until one deletes fewer; returns how many in all. */
+async function inBatches(deleteBatch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await deleteBatch();
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
 export interface Pruned {
   tasks: number;
   deliveries: number;
@@ -42,42 +52,26 @@ export async function pruneFinished(db: Tx, retentionDays: number): Promise<Prun
     pruned.tasks += await db.$executeRaw`DELETE FROM transcription_tasks WHERE id = ANY(${ids}::uuid[]) AND status IN ('done', 'failed')`;
     if (old.length < BATCH) break;
   }
-  for (;;) {
-    const n = await db.$executeRaw`
-      DELETE FROM webhook_deliveries WHERE id IN (
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'delivered' AND finished_at < now() - make_interval(days => ${retentionDays})
-        LIMIT ${BATCH})`;
-    pruned.deliveries += n;
-    if (n < BATCH) break;
-  }
-  for (;;) {
-    // A mail is sent or given up within about a day of being queued.
-    const n = await db.$executeRaw`
-      DELETE FROM mails WHERE id IN (
-        SELECT id FROM mails
-        WHERE status IN ('sent', 'failed') AND created_at < now() - make_interval(days => ${retentionDays})
-        LIMIT ${BATCH})`;
-    pruned.mails += n;
-    if (n < BATCH) break;
-  }
-  for (;;) {
-    const n = await db.$executeRaw`
-      DELETE FROM billing_events WHERE id IN (
-        SELECT id FROM billing_events WHERE received_at < now() - make_interval(days => ${Math.max(retentionDays, 3)}) LIMIT ${BATCH})`;
-    pruned.billingEvents += n;
-    if (n < BATCH) break;
-  }
-  for (;;) {
-    const n = await db.$executeRaw`
-      DELETE FROM audio_alignments WHERE id IN (
-        SELECT a.id FROM audio_alignments a
-        WHERE a.created_at < now() - make_interval(days => ${retentionDays})
-          AND EXISTS (SELECT 1 FROM audio_alignments b WHERE b.transcript_id = a.transcript_id AND b.id > a.id)
-        LIMIT ${BATCH})`;
-    pruned.alignments += n;
-    if (n < BATCH) break;
-  }
+  pruned.deliveries = await inBatches(() => db.$executeRaw`
+    DELETE FROM webhook_deliveries WHERE id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'delivered' AND finished_at < now() - make_interval(days => ${retentionDays})
+      LIMIT ${BATCH})`);
+  // A mail is sent or given up within about a day of being queued.
+  pruned.mails = await inBatches(() => db.$executeRaw`
+    DELETE FROM mails WHERE id IN (
+      SELECT id FROM mails
+      WHERE status IN ('sent', 'failed') AND created_at < now() - make_interval(days => ${retentionDays})
+      LIMIT ${BATCH})`);
+  pruned.billingEvents = await inBatches(() => db.$executeRaw`
+    DELETE FROM billing_events WHERE id IN (
+      SELECT id FROM billing_events WHERE received_at < now() - make_interval(days => ${Math.max(retentionDays, 3)}) LIMIT ${BATCH})`);
+  pruned.alignments = await inBatches(() => db.$executeRaw`
+    DELETE FROM audio_alignments WHERE id IN (
+      SELECT a.id FROM audio_alignments a
+      WHERE a.created_at < now() - make_interval(days => ${retentionDays})
+        AND EXISTS (SELECT 1 FROM audio_alignments b WHERE b.transcript_id = a.transcript_id AND b.id > a.id)
+      LIMIT ${BATCH})`);
   // Deleted shows' ids only tell running search indexes to drop them, within seconds.
   await db.$executeRaw`DELETE FROM shows_deleted WHERE deleted_at < now() - make_interval(days => ${retentionDays})`;
   return pruned;

@@ -32,6 +32,23 @@ export function popcount(x: number): number {
 }
 
 /**
+ * The run of current items `curStart`…`curEnd` (exclusive) at `offset` from
+ * the reference, with its mean bit-error rate over the items both files
+ * hold (0.5, a coin's, when none).
+ */
+export function itemRun(ref: Uint32Array, cur: Uint32Array, curStart: number, curEnd: number, offset: number): ItemRun {
+  let bits = 0;
+  let n = 0;
+  for (let i = curStart; i < curEnd; i++) {
+    const j = i - offset;
+    if (j < 0 || j >= ref.length) continue;
+    bits += popcount((cur[i]! ^ ref[j]!) >>> 0);
+    n++;
+  }
+  return { curStart, curEnd, offset, ber: n > 0 ? bits / n / 32 : 0.5 };
+}
+
+/**
  * Offsets worth verifying: votes of items whose upper or lower 16 bits are
  * equal in both fingerprints. Re-encoding keeps a fifth to a third of the
  * halves equal even at a half-item shift, and an unrelated pair of halves

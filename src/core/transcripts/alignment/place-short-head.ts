@@ -1,6 +1,6 @@
 import { ENVELOPE_RATE, ITEM_HEARS_SECONDS, ITEM_SECONDS } from '../../../infra/audio/fingerprint.js';
 import type { AudioPrint } from './align-audio.js';
-import { type ItemRun, popcount } from './match-fingerprints.js';
+import { type ItemRun, itemRun } from './match-fingerprints.js';
 import { pearson } from './refine-boundaries.js';
 
 /** Most of the reference's opening compared, in seconds. */
@@ -39,13 +39,5 @@ export function placeShortHead(reference: AudioPrint, current: AudioPrint, first
   const curStart = Math.max(0, offset);
   const curEnd = Math.min(first.curStart, Math.max(curStart + 1, Math.ceil(refTo / perItem) + offset));
   if (curEnd - curStart < 1) return null;
-  let bits = 0;
-  let n = 0;
-  for (let i = curStart; i < curEnd; i++) {
-    const j = i - offset;
-    if (j < 0 || j >= reference.items.length) continue;
-    bits += popcount((current.items[i]! ^ reference.items[j]!) >>> 0);
-    n++;
-  }
-  return { curStart, curEnd, offset, ber: n > 0 ? bits / n / 32 : 0.5 };
+  return itemRun(reference.items, current.items, curStart, curEnd, offset);
 }

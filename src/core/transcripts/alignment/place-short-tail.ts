@@ -1,6 +1,6 @@
 import { ENVELOPE_RATE, ITEM_SECONDS } from '../../../infra/audio/fingerprint.js';
 import type { AudioPrint } from './align-audio.js';
-import { type ItemRun, popcount } from './match-fingerprints.js';
+import { type ItemRun, itemRun } from './match-fingerprints.js';
 import { pearson } from './refine-boundaries.js';
 
 /** Most of the reference's end compared, in seconds: enough to place a sentence, little enough to skip an ad the reference had before it. */
@@ -45,13 +45,5 @@ export function placeShortTail(reference: AudioPrint, current: AudioPrint, last:
   const offset = Math.round(best.lag / perItem);
   const curStart = Math.max(last.curEnd, Math.floor(from / perItem) + offset);
   if (curStart >= curItems) return null;
-  let bits = 0;
-  let n = 0;
-  for (let i = curStart; i < curItems; i++) {
-    const j = i - offset;
-    if (j < 0 || j >= reference.items.length) continue;
-    bits += popcount((current.items[i]! ^ reference.items[j]!) >>> 0);
-    n++;
-  }
-  return { curStart, curEnd: curItems, offset, ber: n > 0 ? bits / n / 32 : 0.5 };
+  return itemRun(reference.items, current.items, curStart, curItems, offset);
 }
