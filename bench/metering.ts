@@ -24,6 +24,8 @@ export async function seedMeteringKeys(podtext: Podtext, count: number): Promise
 }
 
 const ROUNDS = 3;
+/** Keys of the warm baseline: enough that none reaches its allowance in a run at 60,000 req/s. */
+const WARM_KEYS = 30;
 
 function median(xs: number[]): number {
   return xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -32,8 +34,8 @@ function median(xs: number[]): number {
 /**
  * GET /api/v1/me with 1,000 active keys (the connections together taking the
  * next key in turn) and a flood from one key whose allowance is spent (every answer a 429),
- * each against warm single-key /me on the same server in the same run.
- * Goals: both ≥ 50% of the single-key throughput.
+ * each against warm /me from a few keys (`WARM_KEYS`) on the same server in
+ * the same run. Goals: both ≥ 50% of the warm throughput.
  */
 export async function runMeteringBench(): Promise<string[]> {
   const app = await startChildServer<{ url: string; keys: string[]; spent: string }>(['metering', '1000']);
@@ -42,15 +44,18 @@ export async function runMeteringBench(): Promise<string[]> {
     const url = `${app.info.url}/api/v1/me`;
     const refused = await fetch(url, { headers: { authorization: `Bearer ${spent}` } });
     if (refused.status !== 429) throw new Error(`the spent key was answered ${refused.status}, not 429`);
+    // The baseline's few warm keys: one key alone would spend its daily
+    // allowance (50,000 on Business) in the first seconds of a fast run.
+    const warm = keys.slice(0, WARM_KEYS);
     // Warm every key (key lookup and the day's count are read once per account).
     await load(url, { rotateKeys: keys, amount: keys.length * 2 });
-    await load(url, { keys: [keys[0]!], duration: 2 });
+    await load(url, { rotateKeys: warm, duration: 2 });
     // Interleaved rounds, so a slow patch of a shared machine hits all three alike.
     const single: LoadResult[] = [];
     const many: LoadResult[] = [];
     const flood: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      single.push(await load(url, { keys: [keys[0]!], duration: 3 }));
+      single.push(await load(url, { rotateKeys: warm, duration: 3 }));
       many.push(await load(url, { rotateKeys: keys, duration: 3 }));
       flood.push(await load(url, { keys: [spent], duration: 3 }));
     }
@@ -67,13 +72,13 @@ export async function runMeteringBench(): Promise<string[]> {
       '## Request metering: 1,000 active keys and a spent key\'s flood (PGlite)',
       `Median of ${ROUNDS} interleaved rounds of 3 s each.`,
       '',
-      '| load | req/s | p50 ms | p99 ms | ratio to warm single key |',
+      '| load | req/s | p50 ms | p99 ms | ratio to warm keys |',
       '|---|---|---|---|---|',
-      row('warm single key /me', single),
+      row(`warm /me, ${WARM_KEYS} keys`, single),
       row('1,000 keys, rotating', many),
       row('spent key, every answer 429', flood),
       '',
-      `goals: both ≥ 50% of warm single-key throughput; per-round ratios: 1,000 keys ${many.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%, spent key ${flood.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%; server RSS ${fmt(await app.rssMb(), 0)} MB`,
+      `goals: both ≥ 50% of the warm keys' throughput; per-round ratios: 1,000 keys ${many.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%, spent key ${flood.map((r, i) => fmt((r.rps / single[i]!.rps) * 100, 0)).join('/')}%; server RSS ${fmt(await app.rssMb(), 0)} MB`,
     ];
   } finally {
     await app.stop();

@@ -1,3 +1,5 @@
+// First: V8 flags must be set before start-up allocates (see the module).
+import './infra/no-pretenuring.js';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
