@@ -397,3 +397,27 @@ describe('subscriptions', () => {
     expect(ended).toBe(true);
   });
 });
+
+describe('the warm path', () => {
+  it('admits a call whose key and count are known here at once, and a cold one once they are read, counting each', async () => {
+    const a = await t.account();
+    const door = t.podtext.services.door;
+    const credentials = { authorization: [`Bearer ${a.key}`] };
+    // Cold: the key and today's count are read from the database first.
+    const cold = door.admit({ operation: 'getMe' }, credentials);
+    expect(cold).toBeInstanceOf(Promise);
+    const first = await cold;
+    expect(first.error).toBeNull();
+    const warm = door.admit({ operation: 'getMe' }, credentials);
+    expect(warm).not.toBeInstanceOf(Promise);
+    const second = await warm;
+    expect(second.actor?.accountId).toBe(first.actor?.accountId);
+    expect(second.meter.remaining).toBe(first.meter.remaining - 1);
+    // A key known to be wrong is refused at once too, and counts nothing.
+    const wrong = door.admit({ operation: 'getMe' }, { authorization: ['Bearer pt_live_0000000000000000'] });
+    expect((await wrong).error?.code).toBe('unauthorized');
+    const refusedAgain = door.admit({ operation: 'getMe' }, { authorization: ['Bearer pt_live_0000000000000000'] });
+    expect(refusedAgain).not.toBeInstanceOf(Promise);
+    expect((await refusedAgain).error?.code).toBe('unauthorized');
+  });
+});

@@ -76,6 +76,18 @@ export function createKeyService({ db, box, bus }: KeyServiceDeps) {
     },
 
     /**
+     * `authenticate` without waiting, for a key already known here (the door's
+     * warm path takes no promise for it); `undefined` when the key must be
+     * read first. Throws `unauthorized` as `authenticate` does.
+     */
+    known(key: string): Actor | undefined {
+      if (!looksLikeKey(key)) throw new DomainError('unauthorized', 'Unknown API key');
+      const actor = cache.get(lookupHash(key));
+      if (actor === UNKNOWN) throw new DomainError('unauthorized', 'Unknown API key');
+      return actor;
+    },
+
+    /**
      * `actor` as its account is now (its plan, after an upgrade, a downgrade
      * or `set-plan`), for a transport that authenticated the key earlier (a
      * graphql-ws handshake); `unauthorized` once the key is retired. Cached

@@ -192,6 +192,58 @@ export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs 
     return flushing;
   }
 
+  /** The warm path, counted in memory: see `takeKnown` in the returned object. */
+  function takeKnown(actor: Actor, cost = 1): MeterResult | undefined {
+    const c = entry(actor.accountId, utcDay(clock.now()));
+    if (!c) return undefined;
+    const limit = plans[actor.plan].dailyRequests;
+    const used = c.stored + c.pending;
+    const far = limit - used - cost >= exactBelow;
+    // Spent: the shared count only grows today, so the answer is known without asking.
+    const spent = !far && c.pending === 0 && c.stored + cost > limit;
+    if (!far && !spent) return undefined;
+    // Most recently used last: delete and set again.
+    counts.delete(actor.accountId);
+    counts.set(actor.accountId, c);
+    if (spent) return { allowed: false, limit, remaining: Math.max(0, limit - c.stored) };
+    c.pending += cost;
+    return { allowed: true, limit, remaining: limit - used - cost };
+  }
+
+  /** `take` for an account not counted here yet today, or near its limit: reads or counts in the database. */
+  async function takeReading(actor: Actor, cost: number): Promise<MeterResult> {
+    const limit = plans[actor.plan].dailyRequests;
+    const day = utcDay(clock.now());
+    let c = entry(actor.accountId, day);
+    if (!c) {
+      c = { day, stored: await readStored(actor.accountId, day), pending: 0 };
+      // Another request for this account may have read it meanwhile: keep one entry.
+      c = entry(actor.accountId, day) ?? c;
+    }
+    if (counts.size < maxAccounts || counts.has(actor.accountId)) {
+      // Most recently used last: delete and set again.
+      counts.delete(actor.accountId);
+      counts.set(actor.accountId, c);
+    } else {
+      c = await remember(actor.accountId, c);
+    }
+    // Far from the limit, or spent: counted in memory, now that today's count is here.
+    const known = takeKnown(actor, cost);
+    if (known) return known;
+    // Near the limit: settle what is pending and count exactly in the database.
+    const pending = c.pending;
+    c.pending = 0;
+    const total = pending + cost <= limit ? await takeExact(actor.accountId, day, limit, pending + cost) : null;
+    if (total === null) {
+      // The pending requests were already answered: record them anyway.
+      const stored = pending > 0 ? await addStored(actor.accountId, day, pending) : await readStored(actor.accountId, day);
+      c.stored = Math.max(c.stored, stored);
+      return { allowed: false, limit, remaining: Math.max(0, limit - stored) };
+    }
+    c.stored = Math.max(c.stored, total);
+    return { allowed: true, limit, remaining: Math.max(0, limit - total) };
+  }
+
   const timer = setInterval(() => void startFlush(), flushEveryMs);
   timer.unref();
 
@@ -201,41 +253,15 @@ export function createMetering({ db, clock, bus, exactBelow = 100, flushEveryMs 
      * against the actor's allowance for today.
      */
     async take(actor: Actor, cost = 1): Promise<MeterResult> {
-      const limit = plans[actor.plan].dailyRequests;
-      const day = utcDay(clock.now());
-      let c = entry(actor.accountId, day);
-      if (!c) {
-        c = { day, stored: await readStored(actor.accountId, day), pending: 0 };
-        // Another request for this account may have read it meanwhile: keep one entry.
-        c = entry(actor.accountId, day) ?? c;
-      }
-      if (counts.size < maxAccounts || counts.has(actor.accountId)) {
-        // Most recently used last: delete and set again.
-        counts.delete(actor.accountId);
-        counts.set(actor.accountId, c);
-      } else {
-        c = await remember(actor.accountId, c);
-      }
-      const used = c.stored + c.pending;
-      if (limit - used - cost >= exactBelow) {
-        c.pending += cost;
-        return { allowed: true, limit, remaining: limit - used - cost };
-      }
-      // Spent: the shared count only grows today, so the answer is known without asking.
-      if (c.pending === 0 && c.stored + cost > limit) return { allowed: false, limit, remaining: Math.max(0, limit - c.stored) };
-      // Near the limit: settle what is pending and count exactly in the database.
-      const pending = c.pending;
-      c.pending = 0;
-      const total = pending + cost <= limit ? await takeExact(actor.accountId, day, limit, pending + cost) : null;
-      if (total === null) {
-        // The pending requests were already answered: record them anyway.
-        const stored = pending > 0 ? await addStored(actor.accountId, day, pending) : await readStored(actor.accountId, day);
-        c.stored = Math.max(c.stored, stored);
-        return { allowed: false, limit, remaining: Math.max(0, limit - stored) };
-      }
-      c.stored = Math.max(c.stored, total);
-      return { allowed: true, limit, remaining: Math.max(0, limit - total) };
+      return takeKnown(actor, cost) ?? takeReading(actor, cost);
     },
+
+    /**
+     * `take` without waiting, for an account counted here today and far from
+     * its limit (the door's warm path); `undefined` when the count needs the
+     * database, and nothing is counted then.
+     */
+    takeKnown,
 
     /** Requests counted today, including those not yet flushed. */
     async usedToday(actor: Actor): Promise<number> {

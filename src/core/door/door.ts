@@ -77,16 +77,22 @@ function strictest(rules: KeyRule[]): KeyRule {
  *   every call without a key, report the Free allowance untouched.
  */
 export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions }: DoorDeps) {
-  async function identify(credentials: Credentials): Promise<Actor | null> {
+  /** The caller behind `credentials`: at once when the key is known here, else once it is read. */
+  function identify(credentials: Credentials): Actor | null | Promise<Actor | null> {
     const key = keyFromCredentials(credentials);
-    if (key) return keys.authenticate(key);
+    if (key) return keys.known(key) ?? keys.authenticate(key);
     if (credentials.session && sessions) return sessions.authenticate(credentials.session);
     return null;
   }
 
-  async function meterFor(actor: Actor, cost: number): Promise<Admission> {
+  /** Counts `cost` requests for `actor`: at once when its count is in memory, else once it is read. */
+  function meterFor(actor: Actor, cost: number): Admission | Promise<Admission> {
     if (cost === 0) return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
-    const meter = await metering.take(actor, cost);
+    const meter = metering.takeKnown(actor, cost);
+    return meter ? metered(actor, cost, meter) : metering.take(actor, cost).then((m) => metered(actor, cost, m));
+  }
+
+  function metered(actor: Actor, cost: number, meter: MeterResult): Admission {
     const headers = rateLimitHeaders(meter);
     if (!meter.allowed) {
       // A GraphQL document of several root fields may need more than is left without the allowance being spent.
@@ -111,35 +117,43 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
   /** The admission with headers saying no-store, for calls whose answer carries a secret. */
   const sealed = (admission: Admission): Admission => ({ ...admission, headers: { ...admission.headers, 'cache-control': 'no-store' } });
 
-  async function admitList(list: readonly Call[], credentials: Credentials): Promise<Admission> {
+  /**
+   * Not async: a warm call (its key and today's count known here) is
+   * admitted without a promise, as most calls are.
+   */
+  function admitList(list: readonly Call[], credentials: Credentials): Admission | Promise<Admission> {
     const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
     const rule = strictest(rules);
     if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
-    let actor: Actor | null;
+    let found: Actor | null | Promise<Actor | null>;
     try {
-      actor = await identify(credentials);
+      found = identify(credentials);
     } catch (err) {
       return refused(err);
     }
-    if (!actor) {
-      if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
-      return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
-    }
     let cost = 0;
     list.forEach((c, i) => (cost += rules[i] === 'none' ? 0 : operations[c.operation].requests));
-    return meterFor(actor, cost);
+    return found instanceof Promise ? found.then((actor) => admitFound(actor, rule, cost), refused) : admitFound(found, rule, cost);
+  }
+
+  function admitFound(actor: Actor | null, rule: KeyRule, cost: number): Admission | Promise<Admission> {
+    if (actor) return meterFor(actor, cost);
+    if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
+    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
   }
 
   return {
     /**
      * Admits `calls` (one for REST; a GraphQL operation's root fields) made
-     * with `credentials`.
+     * with `credentials`. A warm call is answered at once, others with a
+     * promise: callers await either.
      */
-    admit(calls: Call | readonly Call[], credentials: Credentials): Promise<Admission> {
+    admit(calls: Call | readonly Call[], credentials: Credentials): Admission | Promise<Admission> {
       const list = Array.isArray(calls) ? (calls as readonly Call[]) : [calls as Call];
       // Not async: every call comes through here, and most need no second step.
       const admitted = admitList(list, credentials);
-      return carriesSecret(list) ? admitted.then(sealed) : admitted;
+      if (!carriesSecret(list)) return admitted;
+      return admitted instanceof Promise ? admitted.then(sealed) : sealed(admitted);
     },
 
     /**
@@ -158,7 +172,8 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
       } catch (err) {
         return refused(err);
       }
-      return carriesSecret(calls) ? meterFor(current, cost).then(sealed) : meterFor(current, cost);
+      const admitted = await meterFor(current, cost);
+      return carriesSecret(calls) ? sealed(admitted) : admitted;
     },
 
     /** The caller behind `credentials`, counting nothing (a graphql-ws handshake). */

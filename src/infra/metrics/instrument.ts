@@ -115,6 +115,10 @@ export function countAdmissions(door: Door, metrics: Metrics): void {
     return a;
   };
   const { admit, admitActor } = door;
-  door.admit = async (calls, credentials) => count(await admit(calls, credentials));
+  // Not async: a warm admission comes back without a promise, and stays so.
+  door.admit = (calls, credentials) => {
+    const admitted = admit(calls, credentials);
+    return admitted instanceof Promise ? admitted.then(count) : count(admitted);
+  };
   door.admitActor = async (calls, actor) => count(await admitActor(calls, actor));
 }

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { Admission } from '../../core/door/door.js';
 import { DomainError } from '../../core/errors.js';
 import { type OperationName, isOperationName } from '../../core/door/operations.js';
 import type { RestEnv } from '../env.js';
@@ -76,31 +77,38 @@ export function routeMatcher(api: OpenAPIHono<RestEnv>, prefix: string) {
  * call made with a key is counted.
  */
 export function restDoor(match: ReturnType<typeof routeMatcher>): MiddlewareHandler<RestEnv> {
-  return async (c, next) => {
+  // Not async: a warm call's admission comes back at once and goes straight on.
+  return (c, next) => {
     const found = match(c.req.method, c.req.path);
     // First, so that a browser can read every answer, the door's refusals included.
     allowCrossOrigin(c);
     const operation = found.kind === 'operation' ? found.operation : 'unknownCall';
     c.set('operation', operation);
     const input = found.kind === 'operation' && found.transcriptId !== undefined ? { transcriptId: found.transcriptId } : undefined;
-    const admission = await c.get('services').door.admit({ operation, input }, requestCredentials(c));
-    c.set('admission', admission);
-    if (admission.actor) c.set('actor', admission.actor);
-    stampRateLimit(c, admission.headers);
-    if (admission.error) throw admission.error;
-    if (found.kind === 'method_not_allowed') {
-      // HEAD goes wherever GET does; OPTIONS is answered here, for every route.
-      const allow = [...found.allow, ...(found.allow.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      c.header('Allow', allow);
-      if (c.req.method === 'OPTIONS') {
-        answerPreflight(c, allow);
-        return c.body(null, 204);
-      }
-      throw new DomainError('method_not_allowed', `${c.req.method} is not allowed here; use ${found.allow.join(' or ')}.`);
-    }
-    if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
-    await next();
-    // Without Node (`app.request`), an answer returned as a ready Response skipped the context's headers.
-    if (!nodeResponse(c)) stampRateLimit(c, admission.headers);
+    const admitted = c.get('services').door.admit({ operation, input }, requestCredentials(c));
+    return admitted instanceof Promise ? admitted.then((a) => enter(c, next, found, a)) : enter(c, next, found, admitted);
   };
+}
+
+/** Past the door: stamps the admission on the answer, then refuses or goes on to the route. */
+async function enter(c: Context<RestEnv>, next: Next, found: RouteMatch, admission: Admission): Promise<Response | undefined> {
+  c.set('admission', admission);
+  if (admission.actor) c.set('actor', admission.actor);
+  stampRateLimit(c, admission.headers);
+  if (admission.error) throw admission.error;
+  if (found.kind === 'method_not_allowed') {
+    // HEAD goes wherever GET does; OPTIONS is answered here, for every route.
+    const allow = [...found.allow, ...(found.allow.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    c.header('Allow', allow);
+    if (c.req.method === 'OPTIONS') {
+      answerPreflight(c, allow);
+      return c.body(null, 204);
+    }
+    throw new DomainError('method_not_allowed', `${c.req.method} is not allowed here; use ${found.allow.join(' or ')}.`);
+  }
+  if (found.kind === 'unknown') throw new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
+  await next();
+  // Without Node (`app.request`), an answer returned as a ready Response skipped the context's headers.
+  if (!nodeResponse(c)) stampRateLimit(c, admission.headers);
+  return undefined;
 }
