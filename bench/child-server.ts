@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 export interface ChildServer<T> {
   info: T;
@@ -11,10 +12,34 @@ export interface ChildServer<T> {
   stop(): Promise<void>;
 }
 
-/** Starts bench/serve-child.ts with `args` and waits for its first JSON line. */
+let bundled: Promise<string> | undefined;
+
+/**
+ * bench/serve-child.ts bundled into dist/ by esbuild as `npm run build`
+ * bundles Podtext for `npm start`, so that the server measured runs the code
+ * production runs: through tsx it ran another transform (every named closure
+ * renamed by a helper call, each time it is made), and loaded the modules
+ * through a loader.
+ */
+function bundle(): Promise<string> {
+  const outfile = fileURLToPath(new URL('../dist/bench-serve-child.mjs', import.meta.url));
+  bundled ??= build({
+    entryPoints: [fileURLToPath(new URL('./serve-child.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  }).then(() => outfile);
+  return bundled;
+}
+
+/** Starts bench/serve-child.ts (bundled) with `args` and waits for its first JSON line. */
 export async function startChildServer<T>(args: string[]): Promise<ChildServer<T>> {
-  const script = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const script = await bundle();
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const info = await new Promise<T>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (l) => resolve(JSON.parse(l) as T));

@@ -1,27 +1,5 @@
-import type { Podtext } from '../src/boot.js';
-import { utcDay } from '../src/core/clock.js';
-import { plans } from '../src/core/pricing.js';
-import { inTransaction } from '../src/core/transaction.js';
-import { type LoadResult, benchAccount, fmt, load } from './bench-server.js';
+import { type LoadResult, fmt, load } from './bench-server.js';
 import { startChildServer } from './child-server.js';
-
-/** `count` business keys and one free key whose daily allowance is spent. */
-export async function seedMeteringKeys(podtext: Podtext, count: number): Promise<{ keys: string[]; spent: string }> {
-  const { db, keys: keyService, clock } = podtext.services;
-  const ids = Array.from({ length: count }, () => crypto.randomUUID());
-  // One transaction for all of them: seeding is not what is measured.
-  const keys = await inTransaction(db, async (tx) => {
-    await tx.account.createMany({ data: ids.map((id) => ({ id, email: `${id}@bench.test`, plan: 'business', credits: 100, cycleStartedAt: clock.now() })) });
-    const issued: string[] = [];
-    for (const id of ids) issued.push(await keyService.issue(tx, id));
-    return issued;
-  });
-  const spent = await benchAccount(podtext, 'free');
-  const actor = await podtext.services.keys.authenticate(spent);
-  const day = utcDay(podtext.services.clock.now());
-  await podtext.services.db.requestCounter.create({ data: { accountId: actor.accountId, day: new Date(`${day}T00:00:00Z`), count: plans.free.dailyRequests } });
-  return { keys, spent };
-}
 
 const ROUNDS = 3;
 /** Keys of the warm baseline: enough that none reaches its allowance in a run at 60,000 req/s. */

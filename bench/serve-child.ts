@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { benchAccount, startBenchPodtext } from './bench-server.js';
-import { seedMeteringKeys } from './metering.js';
-import { seedBenchTranscript } from './transcript.js';
+import { seedBenchTranscript, seedMeteringKeys } from './seed.js';
 
 const [kind, bodyArg, headersJson] = process.argv.slice(2);
 /** Accounts whose keys the load rotates over. Default: 300. */

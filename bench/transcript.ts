@@ -1,41 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Podtext } from '../src/boot.js';
-import { transcriptIdFor } from '../src/core/transcript-id.js';
-import { inTransaction } from '../src/core/transaction.js';
-import { saveTranscript } from '../src/core/transcripts/transcript-store.js';
-import { makeLongTranscript } from '../test/aisearch-eval/long-transcript.js';
 import { type LoadResult, fmt, load, warmKeys } from './bench-server.js';
 import { type ChildServer, startChildServer } from './child-server.js';
-
-/** What the `transcript` bench server reports on start. */
-export interface TranscriptServerInfo {
-  url: string;
-  keys: string[];
-  transcriptId: string;
-  words: number;
-  segments: number;
-}
-
-/**
- * A show with one hour-long episode (three speakers, word times) and its
- * transcript, unlocked through the core by every key.
- */
-export async function seedBenchTranscript(podtext: Podtext, keys: string[]): Promise<Omit<TranscriptServerInfo, 'url' | 'keys'>> {
-  const { db, transcripts } = podtext.services;
-  const feedId = 8_888_888_888_888n;
-  const guid = 'bench-transcript-hour';
-  const transcriptId = transcriptIdFor(guid);
-  const { doc } = makeLongTranscript(11, 3600);
-  await db.show.create({ data: { id: feedId, title: 'The Long Conversation', author: 'Bench', searchName: 'the long conversation', searchCompact: 'thelongconversation' } });
-  await db.episode.create({
-    data: { transcriptId, showId: feedId, guid, title: 'Episode 1: an hour of talk', durationSeconds: 3600, audioUrl: 'https://cdn.example.com/bench/hour.mp3', publishedAt: new Date() },
-  });
-  await inTransaction(db, (tx) => saveTranscript(tx, { transcriptId, doc, source: 'asr', engine: 'sphinx', model: 'en-us', language: 'en', durationSeconds: 3600 }));
-  for (const key of keys) await transcripts.unlock(await podtext.services.keys.authenticate(key), transcriptId);
-  return { transcriptId, words: doc.segments.reduce((n, s) => n + s.words.length, 0), segments: doc.segments.length };
-}
+import type { TranscriptServerInfo } from './seed.js';
 
 /** The query strings measured; the first is the goal's. */
 const VARIANTS: [string, string][] = [
