@@ -42,7 +42,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 
 /**
  * What kept the database from serving a call: `busy` (it answers, but a
- * statement ran past `statement_timeout`, waited too long for a lock, or
+ * statement ran past `statement_timeout`, waited too long for a lock, a
+ * transaction ran past its time limit or waited too long to start, or
  * every pooled connection was held by slow calls), `unreachable` (no
  * connection, or the session ended); null for any other error.
  */
@@ -83,7 +84,9 @@ const MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when
 
 // SQLSTATE: query_canceled (statement_timeout, or a cancel), lock_not_available (lock_timeout, NOWAIT).
 const BUSY_SQLSTATES = new Set(['57014', '55P03']);
-const BUSY_MESSAGES = /canceling statement due to (statement|lock) timeout|database connections are in use/i;
+// Also Prisma's P2028 when a transaction ran past its time limit or could not start within its wait
+// (not when code used a transaction after its end: a fault, which stays a 500).
+const BUSY_MESSAGES = /canceling statement due to (statement|lock) timeout|database connections are in use|executed on an expired transaction|Unable to start a transaction in the given time/i;
 
 function errorCode(e: ErrorLike): string {
   return typeof e.originalCode === 'string' ? e.originalCode : typeof e.code === 'string' ? e.code : '';
