@@ -30,16 +30,18 @@ type Variables = Record<string, unknown> | null | undefined;
 export function toGraphQLError(err: unknown): GraphQLError {
   const known = err instanceof DomainError ? err : databaseUnavailable(err);
   if (known) {
-    // Over HTTP, yoga answers with the status and headers; over graphql-ws the client reads the code.
+    // Over HTTP, yoga answers with the status and headers; over graphql-ws the client reads the code,
+    // and `retryAfter` (seconds) says when to try again, as the Retry-After header does over HTTP.
     const retryAfter = known.details?.retryAfter;
     const http = { status: errorStatus[known.code], ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) };
+    const later = retryAfter ? { retryAfter } : {};
     const field = known.details?.field;
-    if (typeof field !== 'string') return new GraphQLError(known.message, { extensions: { code: known.code, http } });
+    if (typeof field !== 'string') return new GraphQLError(known.message, { extensions: { code: known.code, ...later, http } });
     // The core names REST's fields (`webhook_url: …`, `apple_id, feed_url, url: give at least one of
     // apple_id, …`); GraphQL's arguments are camelCase, wherever the message names them.
     const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
     const message = known.message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) => (field.split(', ').includes(word) ? camel(word) : word));
-    return new GraphQLError(message, { extensions: { code: known.code, field: camel(field), http } });
+    return new GraphQLError(message, { extensions: { code: known.code, field: camel(field), ...later, http } });
   }
   return new GraphQLError('Something went wrong on our side; it has been logged.', { extensions: { code: 'internal' } });
 }

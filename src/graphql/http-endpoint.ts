@@ -59,7 +59,8 @@ async function refuseEarly(c: Context<RestEnv>, door: Door, siteOrigin: string, 
   // A spent allowance says when it resets, as everywhere else.
   if (error?.details?.retryAfter) c.header('Retry-After', String(error.details.retryAfter));
   const { code, message, field } = error ? { code: error.code, message: error.message, field: undefined } : refusal;
-  return c.json({ errors: [{ message, extensions: { code, ...(field ? { field } : {}) } }] }, errorStatus[code] as ContentfulStatusCode);
+  const later = error?.details?.retryAfter ? { retryAfter: error.details.retryAfter } : {};
+  return c.json({ errors: [{ message, extensions: { code, ...(field ? { field } : {}), ...later } }] }, errorStatus[code] as ContentfulStatusCode);
 }
 
 /**

@@ -71,6 +71,24 @@ describe('graphql-ws on /graphql', () => {
     }
   });
 
+  it('a spent allowance says when to try again, in seconds, as Retry-After does over HTTP', async () => {
+    const a = await t.account();
+    const { keys, metering } = t.podtext.services;
+    await metering.take(await keys.authenticate(a.key), 1000);
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
+    const errors = await new Promise<{ extensions?: Record<string, unknown> }[]>((resolve, reject) => {
+      client.subscribe({ query: '{ me { credits } }' }, { next: () => reject(new Error('answered')), error: (e) => (Array.isArray(e) ? resolve(e) : reject(e)), complete: () => undefined });
+    });
+    const http = await t.gql('{ me { credits } }', undefined, a.key);
+    const retryAfter = Number(http.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(http.body.errors?.[0]?.extensions).toMatchObject({ code: 'rate_limited', retryAfter: expect.any(Number) });
+    expect(errors[0]?.extensions).toMatchObject({ code: 'rate_limited', retryAfter: expect.any(Number) });
+    // Seconds to 00:00 UTC, read a moment apart.
+    expect(Math.abs((errors[0]!.extensions!.retryAfter as number) - retryAfter)).toBeLessThanOrEqual(2);
+    await client.dispose();
+  });
+
   it('a bad key closes with 4403, saying why as REST does', async () => {
     const a = await t.account();
     const b = await t.account();
