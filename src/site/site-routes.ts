@@ -119,7 +119,8 @@ export function registerSiteRoutes(app: Hono<RestEnv>, docs: { openapi: unknown;
   app.get('/', async (c) => {
     const actor = await siteActor(c);
     const { discovery } = c.get('services');
-    const q = (c.req.query('q') ?? '').trim();
+    // Control characters (a NUL, a bell, a tab) separate words at most: they are neither searched for nor echoed into the page.
+    const q = (c.req.query('q') ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/ {2,}/g, ' ').trim();
     let results = null;
     let searchError: DomainError | null = null;
     if (q) {

@@ -59,3 +59,21 @@ describe('a show page of a long feed', () => {
     }
   });
 });
+
+describe('the home page search', () => {
+  let t: TestPodtext;
+  beforeAll(async () => {
+    t = await startTestPodtext();
+    await t.podtext.services.db.show.create({ data: { id: 4_243_000n, title: 'Quiet Harbour', author: 'Tester', searchName: 'quiet harbour', searchCompact: 'quietharbour' } });
+  });
+  afterAll(() => t?.close());
+
+  it('takes control characters (a NUL, a bell) in the query for spaces instead of echoing them into the page, and searches the rest', async () => {
+    const res = await t.request('/?q=%00Quiet%07%20Harbour');
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
+    expect(page).toContain('value="Quiet Harbour"');
+    expect(page).toContain('/shows/4243000');
+  });
+});
