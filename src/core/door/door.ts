@@ -57,6 +57,11 @@ export interface DoorDeps {
   sessions?: SessionAuthenticator;
 }
 
+/** An admission that counts nothing and reports the Free allowance untouched. */
+function uncounted(actor: Actor | null): Admission {
+  return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
+}
+
 const NEEDS_KEY = 'This call needs an API key: "Authorization: Bearer <key>" or "X-Api-Key: <key>".';
 
 function strictest(rules: KeyRule[]): KeyRule {
@@ -87,7 +92,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
 
   /** Counts `cost` requests for `actor`: at once when its count is in memory, else once it is read. */
   function meterFor(actor: Actor, cost: number): Admission | Promise<Admission> {
-    if (cost === 0) return { actor, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
+    if (cost === 0) return uncounted(actor);
     const meter = metering.takeKnown(actor, cost);
     return meter ? metered(actor, cost, meter) : metering.take(actor, cost).then((m) => metered(actor, cost, m));
   }
@@ -108,7 +113,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
 
   function refused(error: unknown): Admission {
     if (!(error instanceof DomainError)) throw error;
-    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error, counted: 0 };
+    return { ...uncounted(null), error };
   }
 
   /** True when an operation of `list` answers with a secret (see `Operation.secret`). */
@@ -124,7 +129,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
   function admitList(list: readonly Call[], credentials: Credentials): Admission | Promise<Admission> {
     const rules = list.map((c) => keyRuleOf(c.operation, c.input ?? {}, sampleTranscriptId));
     const rule = strictest(rules);
-    if (rule === 'none') return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
+    if (rule === 'none') return uncounted(null);
     let found: Actor | null | Promise<Actor | null>;
     try {
       found = identify(credentials);
@@ -139,7 +144,7 @@ export function createDoor({ keys, clock, metering, sampleTranscriptId, sessions
   function admitFound(actor: Actor | null, rule: KeyRule, cost: number): Admission | Promise<Admission> {
     if (actor) return meterFor(actor, cost);
     if (rule === 'required') return refused(new DomainError('unauthorized', NEEDS_KEY));
-    return { actor: null, meter: KEYLESS_METER, headers: KEYLESS_HEADERS, error: null, counted: 0 };
+    return uncounted(null);
   }
 
   return {
