@@ -33,6 +33,8 @@ interface Setting {
   warp?: boolean;
   /** The file's own cepstral mean as `-cmninit` (default on, as the engine). */
   fileCmn?: boolean;
+  /** Files up to this many seconds decoded as one utterance (default: the engine's; 0 keeps the voice activity detector). */
+  oneUtterance?: number;
 }
 
 export const SETTINGS: Record<string, Setting> = {
@@ -75,6 +77,23 @@ export const SETTINGS: Record<string, Setting> = {
   bestpathlw15: { bestpathlw: 15 },
   bestpathlw20: { bestpathlw: 20 },
   denselattice: { args: ['-fwdflatbeam', '1e-80', '-fwdflatwbeam', '1e-40'] },
+  // The voice activity detector on, as before files were decoded as one utterance.
+  vad: { oneUtterance: 0 },
+  // Fixed warps for voices the pitch leaves unwarped (men's: run with --voices rms,awb,kal16).
+  w0_95: { args: ['-warp_type', 'inverse_linear', '-warp_params', '0.95'] },
+  w1_05: { args: ['-warp_type', 'inverse_linear', '-warp_params', '1.05'] },
+  w1_1: { args: ['-warp_type', 'inverse_linear', '-warp_params', '1.1'] },
+  // The first pass's phone lookahead prunes words by a phone loop's guess; 0 turns it off.
+  pl0: { args: ['-pl_window', '0'] },
+  // More of each codebook's Gaussians scored per frame (the en-us model is phonetically tied; pocketsphinx scores 4).
+  topn8: { args: ['-topn', '8'] },
+  topn16: { args: ['-topn', '16'] },
+  // Spectral subtraction in the mel energies, which may take weak final consonants with the noise floor.
+  nonoise: { args: ['-remove_noise', 'no'] },
+  // Unigrams weighed less against the uniform distribution (pocketsphinx: 1.0).
+  uw0_7: { args: ['-uw', '0.7'] },
+  // No cap on active HMMs per frame (pocketsphinx: 30,000).
+  nomaxhmm: { args: ['-maxhmmpf', '-1'] },
 };
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -129,6 +148,7 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
         extraArgs: setting.args,
         speakerWarp: setting.warp,
         fileCmn: setting.fileCmn,
+        oneUtteranceUpToSeconds: setting.oneUtterance,
         timeoutMs: 30 * 60_000,
       });
       const by = new Map<string, { errors: number; words: number }>();

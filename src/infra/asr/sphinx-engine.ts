@@ -2,11 +2,11 @@ import { access, constants, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { lastLine, runCommand } from '../audio/run-command.js';
 import { AsrError, type AsrEngine, type AsrResult, type TranscribeOptions } from './asr-engine.js';
-import { orderWords, wordsText } from './asr-words.js';
+import { orderWords, roundTime, wordsText } from './asr-words.js';
 import { languageMatches, readPcmWav, runEngine, spawnFailure } from './engine-checks.js';
 import { chooseWarp } from './speaker-warp.js';
 import { cmnProbeArgs, parseCmnUpdate, prepareCmnProbe, readFeatParams, writeFeatParams, type CmnProbe } from './sphinx-cmn.js';
-import { parseContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
+import { parsePocketsphinx5Output, readContinuousOutput, type ContinuousOutput } from './sphinx-output.js';
 import { mergeDetections, parseDetections, prepareVocabulary, readDictionary } from './sphinx-vocabulary.js';
 
 export interface SphinxEngineOptions {
@@ -89,6 +89,18 @@ export interface SphinxEngineOptions {
    * `pocketsphinx_continuous` only. Default: true.
    */
   fileCmn?: boolean;
+  /**
+   * Files up to this many seconds are decoded as one utterance
+   * (`-remove_silence no`). With its voice activity detector on, Debian's
+   * pocketsphinx_continuous sometimes reports a whole utterance seconds
+   * late (a 13.8 s clip's first word at 6.8 s): the words' times were wrong,
+   * and the show's names, spotted at the same late times, replaced the wrong
+   * words. Without it the times are the audio's. Longer files keep the
+   * detector, so no utterance grows without bound (the pipeline's chunks are
+   * at most 60 s). `pocketsphinx_continuous` only; 0 keeps the detector
+   * always. Default: 120.
+   */
+  oneUtteranceUpToSeconds?: number;
 }
 
 /**
@@ -159,6 +171,8 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
       // decode the whole file as one utterance, which grows without bound.
       const warp = options.speakerWarp === false ? 1 : (await chooseWarp(file, opts.signal)).warp;
       const warpArgs = warp === 1 ? [] : ['-warp_type', 'inverse_linear', '-warp_params', String(warp)];
+      const oneUtterance = cli === 'continuous' && info.durationSeconds <= (options.oneUtteranceUpToSeconds ?? 120);
+      const frontEnd = [...warpArgs, ...(oneUtterance ? ['-remove_silence', 'no'] : [])];
 
       // The file's own cepstral mean, from a pass with a one-word language model; without one, the model's.
       let featFile: string | null = null;
@@ -167,7 +181,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         const modelFeat = await featParams;
         if (modelFeat !== null) {
           probe ??= prepareCmnProbe();
-          const probeArgs = ['-infile', file, '-hmm', hmm, ...extra, ...warpArgs, ...cmnProbeArgs(await probe)];
+          const probeArgs = ['-infile', file, '-hmm', hmm, ...extra, ...frontEnd, ...cmnProbeArgs(await probe)];
           let mean = null as number[] | null;
           const pass = await runEngine(binary, probeArgs, {
             ...limits(info.durationSeconds),
@@ -182,7 +196,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         }
       }
       try {
-        return await decode(file, info.durationSeconds, [...warpArgs, ...(featFile ? ['-featparams', featFile] : [])], opts);
+        return await decode(file, info.durationSeconds, [...frontEnd, ...(featFile ? ['-featparams', featFile] : [])], opts);
       } finally {
         if (featFile) await rm(featFile, { force: true });
       }
@@ -199,8 +213,9 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
     if (run.exitCode !== 0) {
       throw new AsrError('failed', `pocketsphinx failed: ${lastLine(run.stderrTail) || `exit ${run.exitCode}`}`);
     }
-    const parsed = cli === 'pocketsphinx5' ? parsePocketsphinx5Output(run.stdout) : parseContinuousOutput(run.stdout, audioSeconds);
-    let words = orderWords(parsed);
+    const output: ContinuousOutput =
+      cli === 'pocketsphinx5' ? { words: parsePocketsphinx5Output(run.stdout), shiftAt: () => 0 } : readContinuousOutput(run.stdout, audioSeconds);
+    let words = orderWords(output.words);
     // Keyword spotting costs about a tenth of the decoding; pocketsphinx 5's `live` has no such mode.
     if (opts.vocabulary?.length && cli === 'continuous') {
       dictionary ??= readDictionary(dict);
@@ -209,7 +224,14 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         const spotArgs = ['-infile', file, '-time', 'yes', '-hmm', hmm, '-dict', vocabulary.dictFile, '-kws', vocabulary.kwsFile, ...frontEndArgs];
         const spot = await runEngine(binary, spotArgs, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
         // A failed spotting pass loses the names, not the transcript.
-        if (spot.exitCode === 0 && !spot.timedOut) words = orderWords(mergeDetections(words, parseDetections(spot.stdout), vocabulary.phrases));
+        if (spot.exitCode === 0 && !spot.timedOut) {
+          // Moved back as the words of the same utterance were, when the decoder reported it late.
+          const detections = parseDetections(spot.stdout).map((d) => {
+            const shift = output.shiftAt((d.s + d.e) / 2);
+            return { ...d, s: roundTime(d.s - shift), e: roundTime(d.e - shift) };
+          });
+          words = orderWords(mergeDetections(words, detections, vocabulary.phrases));
+        }
       }
     }
     return { ...result, words, text: wordsText(words) };

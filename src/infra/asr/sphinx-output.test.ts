@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
+import { parseContinuousOutput, readContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
 
 // Recorded from Debian 12's pocketsphinx_continuous 5prealpha (`-time yes`):
 // two utterances of a flite recording, the second after five seconds of silence.
@@ -81,6 +81,13 @@ six 5.740 6.130 0.957332
     expect(words[1]!.e).toBeLessThanOrEqual(20);
     // Times that fit are left as they are.
     expect(parseContinuousOutput(CONTINUOUS, 10)).toEqual(EXPECTED);
+  });
+
+  it('tells how far back a reported time was moved, for the spotted names of the same utterance', () => {
+    const output = readContinuousOutput(LATE_FIRST, 30);
+    expect(output.shiftAt(2.2)).toBeCloseTo(1.66, 2);
+    expect(output.shiftAt(7)).toBe(0);
+    expect(readContinuousOutput(CONTINUOUS, 10).shiftAt(1)).toBe(0);
   });
 
   it('pocketsphinx 5 JSON lines: the same words', () => {

@@ -21,6 +21,21 @@ const TIMED_WORD = /^(\S+) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)
  * late nor sorted in among the next utterance's.
  */
 export function parseContinuousOutput(stdout: string, audioSeconds?: number): AsrWord[] {
+  return readContinuousOutput(stdout, audioSeconds).words;
+}
+
+/** The words of `parseContinuousOutput`, and how far back each reported time was moved. */
+export interface ContinuousOutput {
+  words: AsrWord[];
+  /**
+   * The shift of the utterance a reported time falls in (0 outside every
+   * utterance): a keyword-spotting pass over the same audio and front end
+   * reports the same late times, and its detections must move with the words.
+   */
+  shiftAt(reported: number): number;
+}
+
+export function readContinuousOutput(stdout: string, audioSeconds?: number): ContinuousOutput {
   const utterances: { start: number; end: number; words: AsrWord[] }[] = [];
   for (const line of stdout.split(/\r?\n/)) {
     const m = TIMED_WORD.exec(line.trim());
@@ -36,15 +51,17 @@ export function parseContinuousOutput(stdout: string, audioSeconds?: number): As
     current.words.push({ w, s, e });
   }
   const words: AsrWord[] = [];
+  const shifts: { start: number; end: number; shift: number }[] = [];
   let previousEnd = 0;
   utterances.forEach((u, i) => {
     const limit = i + 1 < utterances.length ? utterances[i + 1]!.start : audioSeconds;
     // Moved back by its overrun, never before the utterance before it.
     const shift = limit !== undefined && u.end > limit + 0.05 ? Math.min(u.end - limit, Math.max(0, u.start - previousEnd)) : 0;
     for (const x of u.words) words.push({ w: x.w, s: roundTime(x.s - shift), e: roundTime(x.e - shift) });
+    if (shift > 0) shifts.push({ start: u.start, end: u.end, shift });
     previousEnd = u.end - shift;
   });
-  return words;
+  return { words, shiftAt: (t) => shifts.find((u) => u.start <= t && t <= u.end)?.shift ?? 0 };
 }
 
 interface Ps5Segment {
