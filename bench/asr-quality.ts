@@ -130,7 +130,7 @@ export async function runAsrQualityBench(
   log = (l: string) => process.stderr.write(`${l}\n`),
 ): Promise<string[]> {
   const configs: Config[] = [
-    { label: 'before', engine: createSphinxEngine({ speakerWarp: false, languageWeight: 6.5, wordInsertionPenalty: 0.65, fileCmn: false, timeoutMs }) },
+    { label: 'before', engine: createSphinxEngine({ speakerWarp: false, languageWeight: 6.5, wordInsertionPenalty: 0.65, fileCmn: false, oneUtteranceUpToSeconds: 0, topGaussians: 4, activeHmmsPerFrame: 30_000, timeoutMs }) },
     { label: 'after', engine: createSphinxEngine({ timeoutMs }), vocabulary: showVocabulary() },
   ];
   const chosen = configs.filter((c) => !only || only.includes(c.label));

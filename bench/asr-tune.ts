@@ -33,6 +33,12 @@ interface Setting {
   warp?: boolean;
   /** The file's own cepstral mean as `-cmninit` (default on, as the engine). */
   fileCmn?: boolean;
+  /** The show's vocabulary spotted (default on, as the engine in the pipeline; "before" had none). */
+  vocabulary?: boolean;
+  /** Gaussians scored per codebook and frame, `-topn` (default: the engine's). */
+  topn?: number;
+  /** Most HMMs active a frame, `-maxhmmpf` (default: the engine's). */
+  maxhmm?: number;
   /** Files up to this many seconds decoded as one utterance (default: the engine's; 0 keeps the voice activity detector). */
   oneUtterance?: number;
 }
@@ -41,7 +47,7 @@ export const SETTINGS: Record<string, Setting> = {
   /** The engine as it is (`-lw 5`, speaker warp, the file's own cepstral mean). */
   default: {},
   /** The engine before the language-weight, warp and CMN changes: the CPU baseline (1.5× its RTF is the limit). */
-  before: { lw: 6.5, wip: 0.65, bestpathlw: 9.5, warp: false, fileCmn: false },
+  before: { lw: 6.5, wip: 0.65, bestpathlw: 9.5, warp: false, fileCmn: false, oneUtterance: 0, topn: 4, maxhmm: 30_000, vocabulary: false },
   /** The engine before the file's own cepstral mean (`-lw 5`, warp, pocketsphinx's `-wip`). */
   nocmn: { wip: 0.65, fileCmn: false },
   /** The engine before the word insertion penalty (`-lw 5`, warp, the file's own mean). */
@@ -86,14 +92,27 @@ export const SETTINGS: Record<string, Setting> = {
   // The first pass's phone lookahead prunes words by a phone loop's guess; 0 turns it off.
   pl0: { args: ['-pl_window', '0'] },
   // More of each codebook's Gaussians scored per frame (the en-us model is phonetically tied; pocketsphinx scores 4).
-  topn8: { args: ['-topn', '8'] },
-  topn16: { args: ['-topn', '16'] },
+  topn4: { topn: 4 },
+  topn6: { topn: 6 },
+  topn8: { topn: 8 },
+  topn16: { topn: 16 },
   // Spectral subtraction in the mel energies, which may take weak final consonants with the noise floor.
   nonoise: { args: ['-remove_noise', 'no'] },
   // Unigrams weighed less against the uniform distribution (pocketsphinx: 1.0).
   uw0_7: { args: ['-uw', '0.7'] },
   // No cap on active HMMs per frame (pocketsphinx: 30,000).
-  nomaxhmm: { args: ['-maxhmmpf', '-1'] },
+  nomaxhmm: { maxhmm: -1 },
+  // pocketsphinx's own cap, the engine's before the CPU was brought back under 1.5× the old engine's.
+  hmm30k: { maxhmm: 30_000 },
+  // Less CPU: fewer active HMMs per frame, or narrower beams in the first pass.
+  hmm10k: { maxhmm: 10_000 },
+  hmm20k: { maxhmm: 20_000 },
+  hmm5k: { maxhmm: 5_000 },
+  hmm3k: { maxhmm: 3_000 },
+  hmm7k: { maxhmm: 7_000 },
+  'hmm10k+wbeam25': { maxhmm: 10_000, args: ['-wbeam', '1e-25'] },
+  beam44: { args: ['-beam', '1e-44', '-pbeam', '1e-44'] },
+  wbeam25: { args: ['-wbeam', '1e-25'] },
 };
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -149,6 +168,8 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
         speakerWarp: setting.warp,
         fileCmn: setting.fileCmn,
         oneUtteranceUpToSeconds: setting.oneUtterance,
+        topGaussians: setting.topn,
+        activeHmmsPerFrame: setting.maxhmm,
         timeoutMs: 30 * 60_000,
       });
       const by = new Map<string, { errors: number; words: number }>();
@@ -162,7 +183,7 @@ export async function tune(names: string[], split: Split, voices?: EvalVoice[], 
         }
         const before = await childCpuSeconds();
         const own = process.cpuUsage();
-        const result = await engine.transcribe(wav, { language: 'en', vocabulary: item.group === 'librivox' ? undefined : showVocabulary() });
+        const result = await engine.transcribe(wav, { language: 'en', vocabulary: item.group === 'librivox' || setting.vocabulary === false ? undefined : showVocabulary() });
         // The decoders' CPU and this process's (reading the pitch, the vocabulary's files).
         const mine = process.cpuUsage(own);
         cpu += (await childCpuSeconds()) - before + (mine.user + mine.system) / 1e6;

@@ -43,8 +43,8 @@ export interface SphinxEngineOptions {
    */
   timeoutMs?: number;
   /**
-   * More pocketsphinx arguments, for tuning. `['-maxhmmpf', '3000']` halves
-   * the CPU time but raised WER on the LibriVox clips from 37 % to 42 %. Default: none.
+   * More pocketsphinx arguments, for tuning; they replace the engine's own
+   * values of the same flags. Default: none.
    */
   extraArgs?: readonly string[];
   /**
@@ -84,7 +84,7 @@ export interface SphinxEngineOptions {
    * pocketsphinx_continuous only moves off the model's mean 8 s into an
    * utterance or at its end, so short clips and the start of every chunk were
    * decoded with the wrong one. Tuning split 19.5 → 14.0 % WER, held out rms
-   * 13.5 → 12.4 %, LibriVox 35.2 → 28.2 %; the pass costs 6–8 % of the
+   * 13.5 → 12.4 %, LibriVox 35.2 → 28.2 %; the pass costs about 1 % of the
    * decoding's CPU (`bench/asr-tune.ts`, settings `default` against `nocmn`).
    * `pocketsphinx_continuous` only. Default: true.
    */
@@ -101,6 +101,22 @@ export interface SphinxEngineOptions {
    * always. Default: 120.
    */
   oneUtteranceUpToSeconds?: number;
+  /**
+   * Gaussians scored per codebook and frame (`-topn`; the en-us model is
+   * phonetically tied, 128 a codebook). 8 against pocketsphinx's 4: tuning
+   * split 12.9 → 12.1 % WER, held out 12.2 → 11.8 % (rms 11.9 → 11.3 %,
+   * LibriVox 28.2 → 26.8 %), for 10 % more CPU; 16 was no better and cost
+   * 35 % (BENCHMARKS.md). Default: 8.
+   */
+  topGaussians?: number;
+  /**
+   * Most HMMs kept active a frame (`-maxhmmpf`; pocketsphinx: 30,000). The
+   * lighter language weight and more Gaussians had taken the engine past
+   * 1.5× the CPU of the engine it replaced; at 10,000 not one word of the
+   * evaluation set changed, tuning or held out, and the CPU fell 12 %
+   * (BENCHMARKS.md). Default: 10000.
+   */
+  activeHmmsPerFrame?: number;
 }
 
 /**
@@ -120,7 +136,9 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   const dict = options.dictFile ?? join(modelDir, 'cmudict-en-us.dict');
   const language = options.language ?? 'en';
   const model = basename(modelDir);
-  const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, '-lw', String(options.languageWeight ?? 5), '-wip', String(options.wordInsertionPenalty ?? 0.2), '-bestpathlw', String(options.latticeLanguageWeight ?? 9.5), ...(options.extraArgs ?? [])];
+  const extra = options.extraArgs ?? [];
+  const searchArgs = ['-lw', String(options.languageWeight ?? 5), '-wip', String(options.wordInsertionPenalty ?? 0.2), '-bestpathlw', String(options.latticeLanguageWeight ?? 9.5), '-topn', String(options.topGaussians ?? 8), '-maxhmmpf', String(options.activeHmmsPerFrame ?? 10_000)];
+  const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, ...argsWith(searchArgs, extra)];
   const limits = (audioSeconds: number) => {
     const cpuLimitMs = options.timeoutMs ?? 60_000 + 2_000 * audioSeconds;
     return { cpuLimitMs, timeoutMs: 10 * cpuLimitMs };
@@ -130,7 +148,6 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   // Read and written once, on the first transcription.
   let featParams: Promise<string | null> | null = null;
   let probe: Promise<CmnProbe> | null = null;
-  const extra = options.extraArgs ?? [];
   const fileCmn = cli === 'continuous' && options.fileCmn !== false && !extra.includes('-featparams') && !extra.includes('-cmninit');
 
   return {
@@ -181,7 +198,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         const modelFeat = await featParams;
         if (modelFeat !== null) {
           probe ??= prepareCmnProbe();
-          const probeArgs = ['-infile', file, '-hmm', hmm, ...extra, ...frontEnd, ...cmnProbeArgs(await probe)];
+          const probeArgs = ['-infile', file, '-hmm', hmm, ...argsWith(extra, [...frontEnd, ...cmnProbeArgs(await probe)])];
           let mean = null as number[] | null;
           const pass = await runEngine(binary, probeArgs, {
             ...limits(info.durationSeconds),
@@ -236,4 +253,12 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
     }
     return { ...result, words, text: wordsText(words) };
   }
+}
+
+/** `base` (flag and value pairs) without the flags `over` sets, then `over`: pocketsphinx refuses a flag given twice. */
+export function argsWith(base: readonly string[], over: readonly string[]): string[] {
+  const set = new Set(over.filter((a, i) => i % 2 === 0));
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < base.length; i += 2) if (!set.has(base[i]!)) kept.push(base[i]!, base[i + 1]!);
+  return [...kept, ...over];
 }
