@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { runCommand } from '../audio/run-command.js';
 import { AsrError } from './asr-engine.js';
 import { chooseWarp } from './speaker-warp.js';
-import { createSphinxEngine } from './sphinx-engine.js';
+import { argsWith, createSphinxEngine } from './sphinx-engine.js';
 import { wordErrorRate } from './word-error-rate.js';
 
 let dir: string;
@@ -47,6 +47,14 @@ describe('sphinx engine', () => {
       previous = s;
     }
     expect(result.text).toBe(result.words.map((x) => x.w).join(' '));
+  });
+
+  it('takes tuning arguments in place of its own values of the same flags', async () => {
+    expect(argsWith(['-lw', '5', '-topn', '8'], ['-topn', '16', '-ds', '2'])).toEqual(['-lw', '5', '-topn', '16', '-ds', '2']);
+    // pocketsphinx refuses a flag given twice: these were the engine's own (scoring, the one-utterance decode).
+    const tuned = createSphinxEngine({ extraArgs: ['-topn', '4', '-remove_silence', 'yes'] });
+    const result = await tuned.transcribe(wav, { language: 'en', vocabulary: ['Marcus Webb'] });
+    expect(wordErrorRate(SHORT_PASSAGE, result.text)).toBeLessThanOrEqual(0.15);
   });
 
   it('refuses other languages and non-16 kHz input', async () => {

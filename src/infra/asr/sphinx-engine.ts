@@ -43,8 +43,9 @@ export interface SphinxEngineOptions {
    */
   timeoutMs?: number;
   /**
-   * More pocketsphinx arguments, for tuning; they replace the engine's own
-   * values of the same flags. Default: none.
+   * More pocketsphinx arguments, for tuning, given to every pass; they
+   * replace the engine's own values of the same flags (the probe for the
+   * file's mean keeps its own search). Default: none.
    */
   extraArgs?: readonly string[];
   /**
@@ -138,7 +139,7 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   const model = basename(modelDir);
   const extra = options.extraArgs ?? [];
   const searchArgs = ['-lw', String(options.languageWeight ?? 5), '-wip', String(options.wordInsertionPenalty ?? 0.2), '-bestpathlw', String(options.latticeLanguageWeight ?? 9.5), '-topn', String(options.topGaussians ?? 8), '-maxhmmpf', String(options.activeHmmsPerFrame ?? 10_000)];
-  const modelArgs = ['-hmm', hmm, '-lm', lm, '-dict', dict, ...argsWith(searchArgs, extra)];
+  const modelFiles = ['-hmm', hmm, '-lm', lm, '-dict', dict];
   const limits = (audioSeconds: number) => {
     const cpuLimitMs = options.timeoutMs ?? 60_000 + 2_000 * audioSeconds;
     return { cpuLimitMs, timeoutMs: 10 * cpuLimitMs };
@@ -198,7 +199,8 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
         const modelFeat = await featParams;
         if (modelFeat !== null) {
           probe ??= prepareCmnProbe();
-          const probeArgs = ['-infile', file, '-hmm', hmm, ...argsWith(extra, [...frontEnd, ...cmnProbeArgs(await probe)])];
+          // The decode's front end (tuning arguments win, as there), the probe's own search.
+          const probeArgs = ['-infile', file, '-hmm', hmm, ...argsWith(argsWith(frontEnd, extra), cmnProbeArgs(await probe))];
           let mean = null as number[] | null;
           const pass = await runEngine(binary, probeArgs, {
             ...limits(info.durationSeconds),
@@ -223,8 +225,8 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
   /** Decodes with the given front-end arguments (warp, feat.params), then spots the vocabulary. */
   async function decode(file: string, audioSeconds: number, frontEndArgs: string[], opts: TranscribeOptions): Promise<AsrResult> {
     const result = { engine: 'sphinx', model, language };
-    const args =
-      cli === 'pocketsphinx5' ? [...modelArgs, ...frontEndArgs, 'live', file] : ['-infile', file, '-time', 'yes', ...modelArgs, ...frontEndArgs];
+    const engineArgs = [...modelFiles, ...argsWith([...searchArgs, ...frontEndArgs], extra)];
+    const args = cli === 'pocketsphinx5' ? [...engineArgs, 'live', file] : ['-infile', file, '-time', 'yes', ...engineArgs];
     const run = await runEngine(binary, args, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
     if (run.timedOut) throw new AsrError('failed', 'pocketsphinx timed out', true);
     if (run.exitCode !== 0) {
@@ -238,7 +240,8 @@ export function createSphinxEngine(options: SphinxEngineOptions = {}): AsrEngine
       dictionary ??= readDictionary(dict);
       const vocabulary = await prepareVocabulary(opts.vocabulary, dict, await dictionary);
       if (vocabulary) {
-        const spotArgs = ['-infile', file, '-time', 'yes', '-hmm', hmm, '-dict', vocabulary.dictFile, '-kws', vocabulary.kwsFile, ...frontEndArgs];
+        // The decode's front end and tuning arguments, so the names are heard as its words were.
+        const spotArgs = ['-infile', file, '-time', 'yes', '-hmm', hmm, '-dict', vocabulary.dictFile, '-kws', vocabulary.kwsFile, ...argsWith(frontEndArgs, extra)];
         const spot = await runEngine(binary, spotArgs, { ...limits(audioSeconds), signal: opts.signal, stderrTailBytes: 4096 });
         // A failed spotting pass loses the names, not the transcript.
         if (spot.exitCode === 0 && !spot.timedOut) {
