@@ -85,6 +85,9 @@ export const SETTINGS: Record<string, Setting> = {
   denselattice: { args: ['-fwdflatbeam', '1e-80', '-fwdflatwbeam', '1e-40'] },
   // The voice activity detector on, as before files were decoded as one utterance.
   vad: { oneUtterance: 0 },
+  // An FFT denoiser before decoding (tracks the noise floor; a music bed's sustained partials are part of it).
+  afftdn: { filter: 'afftdn=nr=12:nf=-40:tn=1' },
+  afftdn20: { filter: 'afftdn=nr=20:nf=-40:tn=1' },
   // Fixed warps for voices the pitch leaves unwarped (men's: run with --voices rms,awb,kal16).
   w0_95: { args: ['-warp_type', 'inverse_linear', '-warp_params', '0.95'] },
   w1_05: { args: ['-warp_type', 'inverse_linear', '-warp_params', '1.05'] },
