@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseContinuousOutput, readContinuousOutput, parsePocketsphinx5Output } from './sphinx-output.js';
+import { parsePocketsphinx5Output, readContinuousOutput } from './sphinx-output.js';
 
 // Recorded from Debian 12's pocketsphinx_continuous 5prealpha (`-time yes`):
 // two utterances of a flite recording, the second after five seconds of silence.
@@ -39,7 +39,7 @@ const EXPECTED = [
 
 describe('sphinx output', () => {
   it('pocketsphinx_continuous: words with times, fillers and pronunciation numbers dropped', () => {
-    expect(parseContinuousOutput(CONTINUOUS)).toEqual(EXPECTED);
+    expect(readContinuousOutput(CONTINUOUS).words).toEqual(EXPECTED);
   });
 
   // Abridged from the same decoder's output on a 30 s chunk of a flite episode cut
@@ -66,7 +66,7 @@ six 5.740 6.130 0.957332
 `;
 
   it('moves back an utterance reported ending after the next one starts, so the words stay in spoken order', () => {
-    const words = parseContinuousOutput(LATE_FIRST, 30);
+    const words = readContinuousOutput(LATE_FIRST, 30).words;
     expect(words.map((w) => w.w).join(' ')).toBe('our twenty five the train evening our twenty six');
     expect(words[0]).toEqual({ w: 'our', s: 0.35, e: 0.5 });
     for (let i = 1; i < words.length; i++) expect(words[i]!.s).toBeGreaterThanOrEqual(words[i - 1]!.s);
@@ -76,11 +76,11 @@ six 5.740 6.130 0.957332
   it('moves back a last utterance reported past the end of the audio', () => {
     // Shaped on another cut of that episode, where one utterance came out at 13.98–31.88 s in a 20 s file.
     const late = `library opens\n<s> 13.980 14.000 0.99\nlibrary 14.010 14.400 0.9\nopens 30.000 31.500 0.9\n</s> 31.580 31.880 1.0\n`;
-    const words = parseContinuousOutput(late, 20);
+    const words = readContinuousOutput(late, 20).words;
     expect(words.map((w) => w.s)).toEqual([2.13, 18.12]);
     expect(words[1]!.e).toBeLessThanOrEqual(20);
     // Times that fit are left as they are.
-    expect(parseContinuousOutput(CONTINUOUS, 10)).toEqual(EXPECTED);
+    expect(readContinuousOutput(CONTINUOUS, 10).words).toEqual(EXPECTED);
   });
 
   it('tells how far back a reported time was moved, for the spotted names of the same utterance', () => {
@@ -95,7 +95,7 @@ six 5.740 6.130 0.957332
   });
 
   it('nothing recognised: no words', () => {
-    expect(parseContinuousOutput('')).toEqual([]);
+    expect(readContinuousOutput('').words).toEqual([]);
     expect(parsePocketsphinx5Output('not json\n{"b":0,"d":0.01,"p":1,"t":"","w":[]}')).toEqual([]);
   });
 });

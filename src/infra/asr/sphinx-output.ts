@@ -8,6 +8,17 @@ function dictionaryWord(token: string): string {
 
 const TIMED_WORD = /^(\S+) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$/;
 
+/** The words of `readContinuousOutput`, and how far back each reported time was moved. */
+export interface ContinuousOutput {
+  words: AsrWord[];
+  /**
+   * The shift of the utterance a reported time falls in (0 outside every
+   * utterance): a keyword-spotting pass over the same audio and front end
+   * reports the same late times, and its detections must move with the words.
+   */
+  shiftAt(reported: number): number;
+}
+
 /**
  * Parses `pocketsphinx_continuous -time yes` output (pocketsphinx
  * 5prealpha, as Debian 12 ships it): for each utterance the hypothesis on
@@ -20,21 +31,6 @@ const TIMED_WORD = /^(\S+) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)
  * utterance is moved back until it no longer does, so its words are neither
  * late nor sorted in among the next utterance's.
  */
-export function parseContinuousOutput(stdout: string, audioSeconds?: number): AsrWord[] {
-  return readContinuousOutput(stdout, audioSeconds).words;
-}
-
-/** The words of `parseContinuousOutput`, and how far back each reported time was moved. */
-export interface ContinuousOutput {
-  words: AsrWord[];
-  /**
-   * The shift of the utterance a reported time falls in (0 outside every
-   * utterance): a keyword-spotting pass over the same audio and front end
-   * reports the same late times, and its detections must move with the words.
-   */
-  shiftAt(reported: number): number;
-}
-
 export function readContinuousOutput(stdout: string, audioSeconds?: number): ContinuousOutput {
   const utterances: { start: number; end: number; words: AsrWord[] }[] = [];
   for (const line of stdout.split(/\r?\n/)) {
